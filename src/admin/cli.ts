@@ -1,0 +1,72 @@
+// Shared pieces of the one-shot commands: one-line user errors, reading a password,
+// opening the database the way `serve` does.
+import { createInterface } from 'node:readline';
+import { createPasswordHasher } from '../auth/password';
+import { migrate } from '../db/migrate';
+import { type Db, openDatabase } from '../db/open';
+
+/** A user error: printed as one line on stderr, exit code 1. */
+export class CliError extends Error {}
+
+export interface PasswordSource {
+  passwordStdin?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** --password-stdin (one line), else TIMETRACK_ADMIN_PASSWORD, else a hidden prompt asked twice. */
+export async function readNewPassword(source: PasswordSource): Promise<string> {
+  let password: string | undefined;
+  if (source.passwordStdin) {
+    password = (await readAll(process.stdin)).split(/\r?\n/)[0] ?? '';
+  } else if (source.env?.TIMETRACK_ADMIN_PASSWORD) {
+    password = source.env.TIMETRACK_ADMIN_PASSWORD;
+  } else if (process.stdin.isTTY) {
+    password = await promptHidden('Password: ');
+    if ((await promptHidden('Password (again): ')) !== password) {
+      throw new CliError('the two passwords differ');
+    }
+  } else {
+    throw new CliError(
+      'no password given: use --password-stdin, TIMETRACK_ADMIN_PASSWORD or a terminal',
+    );
+  }
+  if (password === '') throw new CliError('the password may not be empty');
+  return password;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) text += chunk.toString();
+  return text;
+}
+
+function promptHidden(question: string): Promise<string> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+    const output = rl as unknown as { _writeToOutput: (s: string) => void };
+    process.stderr.write(question);
+    output._writeToOutput = () => {}; // no echo of what is typed
+    rl.question('', (answer) => {
+      rl.close();
+      process.stderr.write('\n');
+      resolve(answer);
+    });
+  });
+}
+
+/** Opens (creating and migrating if needed) the database for a one-shot command. */
+export function openForCommand(file: string): Db {
+  const db = openDatabase(file);
+  migrate(db);
+  return db;
+}
+
+/** bcrypt hash of a password, computed the way the server does. */
+export async function hashPassword(password: string): Promise<string> {
+  const hasher = createPasswordHasher(1);
+  try {
+    return await hasher.hash(password);
+  } finally {
+    await hasher.close();
+  }
+}

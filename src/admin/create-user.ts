@@ -1,0 +1,82 @@
+// `timetrack admin create-user` and `timetrack admin set-password` (SPEC §2.5, §8.1):
+// write straight into the database file, also while the server runs (WAL, busy_timeout).
+import { writeTransaction } from '../db/open';
+import { isUsername, RESERVED_USERNAMES } from '../identifiers';
+import { createUserStore } from '../users/store';
+import { CliError, hashPassword, openForCommand, readNewPassword } from './cli';
+
+export interface CreateUserOptions {
+  db: string;
+  username: string;
+  siteAdmin: boolean;
+  siteManager: boolean;
+  siteSpectator: boolean;
+  displayName?: string;
+  email?: string;
+  passwordStdin: boolean;
+}
+
+export async function createUserCommand(opts: CreateUserOptions): Promise<string> {
+  if (!isUsername(opts.username) || RESERVED_USERNAMES.includes(opts.username.toLowerCase())) {
+    throw new CliError(`'${opts.username}' is not a valid username (1-64 of A-Z a-z 0-9 - . _ ~)`);
+  }
+  const db = openForCommand(opts.db);
+  try {
+    const users = createUserStore(db);
+    if (users.idOf(opts.username) !== undefined) {
+      throw new CliError(`user '${opts.username}' already exists`);
+    }
+    const hash = await hashPassword(
+      await readNewPassword({ passwordStdin: opts.passwordStdin, env: process.env }),
+    );
+    writeTransaction(db, () => {
+      if (users.idOf(opts.username) !== undefined) {
+        throw new CliError(`user '${opts.username}' already exists`);
+      }
+      users.insert(
+        opts.username,
+        {
+          display_name: opts.displayName ?? null,
+          password_hash: hash,
+          email: opts.email ?? null,
+          meta: null,
+          site_spectator: opts.siteSpectator,
+          site_manager: opts.siteManager,
+          site_admin: opts.siteAdmin,
+          active: true,
+        },
+        Date.now(),
+      );
+    });
+    const flags = [
+      opts.siteAdmin && 'site admin',
+      opts.siteManager && 'site manager',
+      opts.siteSpectator && 'site spectator',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    return `Created user '${opts.username}'${flags ? ` (${flags})` : ''} in ${opts.db}`;
+  } finally {
+    db.close();
+  }
+}
+
+export async function setPasswordCommand(opts: {
+  db: string;
+  username: string;
+  passwordStdin: boolean;
+}) {
+  const db = openForCommand(opts.db);
+  try {
+    const users = createUserStore(db);
+    const user = users.findByUsername(opts.username);
+    if (!user) throw new CliError(`no user '${opts.username}'`);
+    const hash = await hashPassword(
+      await readNewPassword({ passwordStdin: opts.passwordStdin, env: process.env }),
+    );
+    writeTransaction(db, () => users.setPassword(user.id, hash, Date.now()));
+    return `Set the password of '${user.username}'`;
+  } finally {
+    db.close();
+  }
+}

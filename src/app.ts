@@ -1,0 +1,56 @@
+// The application's services, built once per process from the config and the database.
+import { createLoginService, passwordAuthenticator } from './auth/login';
+import type { PasswordHasher } from './auth/password';
+import { createLoginThrottle } from './auth/throttle';
+import { createTokenService, type TokenService } from './auth/token';
+import type { Config } from './config';
+import type { Db } from './db/open';
+import type { ReaderPool } from './db/readers';
+import type { Logger } from './log';
+import { createRoleService, type RoleService } from './roles/service';
+import { createRoleStore, type RoleStore } from './roles/store';
+import { createUserService, type UserService } from './users/service';
+import { createUserStore, type UserStore } from './users/store';
+
+export interface App {
+  config: Readonly<Config>;
+  log: Logger;
+  db: Db;
+  readers: ReaderPool;
+  passwords: PasswordHasher;
+  tokens: TokenService;
+  login: ReturnType<typeof createLoginService>;
+  userStore: UserStore;
+  users: UserService;
+  roleStore: RoleStore;
+  roles: RoleService;
+}
+
+export interface AppDeps {
+  config: Readonly<Config>;
+  log: Logger;
+  db: Db;
+  readers: ReaderPool;
+  passwords: PasswordHasher;
+  secretKey: string;
+}
+
+export function createApp(deps: AppDeps): App {
+  const { config, db, passwords } = deps;
+  const tokens = createTokenService({
+    secretKey: deps.secretKey,
+    instanceName: config.instanceName,
+    ttlSeconds: config.tokenTtlSeconds,
+  });
+  const userStore = createUserStore(db);
+  const roleStore = createRoleStore(db);
+  const roles = createRoleService(db, roleStore);
+  const users = createUserService(db, userStore, roles);
+  const login = createLoginService({
+    modules: config.authModules,
+    authenticators: { password: passwordAuthenticator(userStore, passwords) },
+    throttle: createLoginThrottle(db, config.loginMaxFailures, config.loginWindowSeconds),
+    tokens,
+  });
+  return { ...deps, tokens, login, userStore, users, roleStore, roles };
+}

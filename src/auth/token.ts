@@ -1,0 +1,76 @@
+// Tokens of SPEC §2.3: HS512 compact JWS whose header and payload segments are valid
+// base64url and padded standard base64 at once, with iat/exp in milliseconds. Real
+// TimeSync clients decode the payload with a padded standard base64 decoder and read
+// `exp` as milliseconds, so both properties matter.
+import jwt from 'jsonwebtoken';
+import { authenticationFailure } from '../errors';
+
+const ALGORITHM = 'HS512';
+
+export interface TokenClaims {
+  iss: string;
+  sub: string;
+  iat: number;
+  exp: number;
+}
+
+/**
+ * JSON that base64-encodes to the same text in both alphabets: escaping `>`, `?`, `~`,
+ * DEL and all non-ASCII keeps every 6-bit group below 62, and padding with spaces to a
+ * multiple of 3 bytes means no `=` is needed.
+ */
+export function base64SafeJson(value: unknown): string {
+  let json = JSON.stringify(value).replace(
+    /[>?~\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  while (json.length % 3 !== 0) json += ' ';
+  return json;
+}
+
+export interface TokenService {
+  issue(username: string, now?: number): string;
+  /** The username (`sub`) of a valid token; kind 7 otherwise. */
+  verify(token: string, now?: number): string;
+}
+
+export function createTokenService(options: {
+  secretKey: string;
+  instanceName: string;
+  ttlSeconds: number;
+}): TokenService {
+  const key = Buffer.from(options.secretKey, 'utf8');
+  const invalid = () => authenticationFailure('Invalid token');
+  return {
+    issue(username, now = Date.now()) {
+      const claims: TokenClaims = {
+        iss: options.instanceName,
+        sub: username,
+        iat: now,
+        exp: now + options.ttlSeconds * 1000,
+      };
+      // A string payload is signed as given; jsonwebtoken cannot pad an object.
+      return jwt.sign(base64SafeJson(claims), key, {
+        algorithm: ALGORITHM,
+        header: { alg: ALGORITHM, typ: 'JWT' },
+      });
+    },
+    verify(token, now = Date.now()) {
+      let claims: Partial<TokenClaims>;
+      try {
+        // exp is in milliseconds, which jsonwebtoken would read as seconds: we check it.
+        const decoded = jwt.verify(token, key, { algorithms: [ALGORITHM], ignoreExpiration: true });
+        claims = (
+          typeof decoded === 'string' ? JSON.parse(decoded) : decoded
+        ) as Partial<TokenClaims>;
+      } catch {
+        throw invalid();
+      }
+      if (claims.iss !== options.instanceName || typeof claims.sub !== 'string') throw invalid();
+      if (typeof claims.exp !== 'number' || claims.exp <= now) {
+        throw authenticationFailure('Token has expired');
+      }
+      return claims.sub;
+    },
+  };
+}

@@ -1,0 +1,279 @@
+// Every setting of `timetrack serve` in one table: flag, environment variable, default,
+// parser. Flags override the environment, which overrides defaults (SPEC §8). The same
+// table generates the yargs options (so `--help` lists everything) and the README table.
+import { readFileSync } from 'node:fs';
+import { LOG_LEVELS, type LogLevel } from './log';
+
+export type AuthModule = 'password' | 'ldap';
+
+export interface LdapConfig {
+  url: string | undefined;
+  searchBase: string | undefined;
+  bindDn: string | undefined;
+  bindPassword: string | undefined;
+  usernameAttribute: string;
+  autoCreate: boolean;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  db: string;
+  secretKey: string | undefined;
+  instanceName: string;
+  tokenTtlSeconds: number;
+  authModules: readonly AuthModule[];
+  ldap: LdapConfig;
+  adminUsername: string;
+  adminPassword: string | undefined;
+  defaultLimit: number;
+  loginMaxFailures: number;
+  loginWindowSeconds: number;
+  corsOrigins: readonly string[];
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {}
+
+interface Setting {
+  flag: string;
+  env: string;
+  default: string | undefined;
+  describe: string;
+  /** Settings given only through the environment (secrets) have no flag. */
+  envOnly?: boolean;
+}
+
+/** The settings of `serve`, in the order of `--help` and the README table. */
+export const SETTINGS = [
+  {
+    flag: 'port',
+    env: 'PORT',
+    default: '8000',
+    describe: 'TCP port to listen on (0 = any free port)',
+  },
+  { flag: 'host', env: 'HOST', default: '127.0.0.1', describe: 'address to listen on' },
+  {
+    flag: 'db',
+    env: 'TIMETRACK_DB',
+    default: './timetrack.db',
+    describe: 'the SQLite database file',
+  },
+  {
+    flag: 'secret-key-file',
+    env: 'TIMETRACK_SECRET_KEY_FILE',
+    default: undefined,
+    describe:
+      'file holding the token signing key (else TIMETRACK_SECRET_KEY, else generated and kept in the db)',
+  },
+  {
+    flag: 'secret-key',
+    env: 'TIMETRACK_SECRET_KEY',
+    default: undefined,
+    describe: 'token signing key, at least 32 bytes',
+    envOnly: true,
+  },
+  {
+    flag: 'instance-name',
+    env: 'TIMETRACK_INSTANCE_NAME',
+    default: 'timesync',
+    describe: 'token issuer name',
+  },
+  {
+    flag: 'token-ttl',
+    env: 'TIMETRACK_TOKEN_TTL',
+    default: '1800',
+    describe: 'token lifetime in seconds',
+  },
+  {
+    flag: 'auth-modules',
+    env: 'TIMETRACK_AUTH_MODULES',
+    default: '["password"]',
+    describe: 'JSON list of enabled login types: "password", "ldap"',
+  },
+  {
+    flag: 'ldap-url',
+    env: 'TIMETRACK_LDAP_URL',
+    default: undefined,
+    describe: 'ldap:// or ldaps:// URL of the directory',
+  },
+  {
+    flag: 'ldap-search-base',
+    env: 'TIMETRACK_LDAP_SEARCH_BASE',
+    default: undefined,
+    describe: 'base DN under which users are searched',
+  },
+  {
+    flag: 'ldap-bind-dn',
+    env: 'TIMETRACK_LDAP_BIND_DN',
+    default: undefined,
+    describe: 'DN for the search bind (optional)',
+  },
+  {
+    flag: 'ldap-bind-password',
+    env: 'TIMETRACK_LDAP_BIND_PASSWORD',
+    default: undefined,
+    describe: 'password for the search bind',
+    envOnly: true,
+  },
+  {
+    flag: 'ldap-username-attribute',
+    env: 'TIMETRACK_LDAP_USERNAME_ATTRIBUTE',
+    default: 'uid',
+    describe: 'directory attribute holding the username',
+  },
+  {
+    flag: 'ldap-auto-create',
+    env: 'TIMETRACK_LDAP_AUTO_CREATE',
+    default: 'false',
+    describe: 'create a plain local user on first successful LDAP login',
+  },
+  {
+    flag: 'admin-username',
+    env: 'TIMETRACK_ADMIN_USERNAME',
+    default: 'admin',
+    describe: 'first administrator created on an empty database',
+  },
+  {
+    flag: 'admin-password',
+    env: 'TIMETRACK_ADMIN_PASSWORD',
+    default: undefined,
+    describe: "first administrator's password (random and printed once when unset)",
+    envOnly: true,
+  },
+  {
+    flag: 'default-limit',
+    env: 'TIMETRACK_DEFAULT_LIMIT',
+    default: '0',
+    describe: 'default page size of lists (0 = whole list)',
+  },
+  {
+    flag: 'login-max-failures',
+    env: 'TIMETRACK_LOGIN_MAX_FAILURES',
+    default: '10',
+    describe: 'failed logins per username before throttling (0 disables)',
+  },
+  {
+    flag: 'login-window',
+    env: 'TIMETRACK_LOGIN_WINDOW',
+    default: '600',
+    describe: 'throttling window in seconds (0 disables)',
+  },
+  {
+    flag: 'cors-origins',
+    env: 'TIMETRACK_CORS_ORIGINS',
+    default: '*',
+    describe: 'allowed browser origins: * or a comma-separated list',
+  },
+  { flag: 'log-level', env: 'LOG_LEVEL', default: 'info', describe: 'error, warn, info or debug' },
+] as const satisfies readonly Setting[];
+
+export type SettingFlag = (typeof SETTINGS)[number]['flag'];
+type Raw = Partial<Record<SettingFlag, string | number | boolean | undefined>>;
+
+/** Resolves flags > environment > defaults and validates every value once. */
+export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const raw = (flag: SettingFlag): string | undefined => {
+    const setting = SETTINGS.find((s) => s.flag === flag);
+    if (!setting) throw new Error(`unknown setting ${flag}`);
+    const given = flags[flag];
+    if (given !== undefined && given !== '') return String(given);
+    const fromEnv = env[setting.env];
+    if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+    return setting.default;
+  };
+  const str = (flag: SettingFlag): string => raw(flag) ?? '';
+  const int = (flag: SettingFlag, min: number, max: number): number => {
+    const value = str(flag);
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n < min || n > max) {
+      throw new ConfigError(
+        `--${flag} must be a whole number from ${min} to ${max}, not '${value}'`,
+      );
+    }
+    return n;
+  };
+  const bool = (flag: SettingFlag): boolean => {
+    const value = str(flag).toLowerCase();
+    if (['true', '1', 'yes'].includes(value)) return true;
+    if (['false', '0', 'no', ''].includes(value)) return false;
+    throw new ConfigError(`--${flag} must be true or false, not '${value}'`);
+  };
+
+  const config: Config = {
+    port: int('port', 0, 65535),
+    host: str('host'),
+    db: str('db'),
+    secretKey: readSecretKey(raw('secret-key-file'), raw('secret-key')),
+    instanceName: str('instance-name'),
+    tokenTtlSeconds: int('token-ttl', 1, 10 * 365 * 86400),
+    authModules: parseAuthModules(str('auth-modules')),
+    ldap: {
+      url: raw('ldap-url'),
+      searchBase: raw('ldap-search-base'),
+      bindDn: raw('ldap-bind-dn'),
+      bindPassword: raw('ldap-bind-password'),
+      usernameAttribute: str('ldap-username-attribute'),
+      autoCreate: bool('ldap-auto-create'),
+    },
+    adminUsername: str('admin-username'),
+    adminPassword: raw('admin-password'),
+    defaultLimit: int('default-limit', 0, Number.MAX_SAFE_INTEGER),
+    loginMaxFailures: int('login-max-failures', 0, 1_000_000),
+    loginWindowSeconds: int('login-window', 0, 365 * 86400),
+    corsOrigins: str('cors-origins')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+    logLevel: parseLogLevel(str('log-level')),
+  };
+  if (config.authModules.includes('ldap') && (!config.ldap.url || !config.ldap.searchBase)) {
+    throw new ConfigError(
+      'the ldap login type needs TIMETRACK_LDAP_URL and TIMETRACK_LDAP_SEARCH_BASE (or --ldap-url, --ldap-search-base)',
+    );
+  }
+  return Object.freeze(config);
+}
+
+/** The signing key is the UTF-8 bytes of the value as given (SPEC §2.3). */
+function readSecretKey(file: string | undefined, value: string | undefined): string | undefined {
+  let key = value;
+  if (file) {
+    try {
+      key = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch (err) {
+      throw new ConfigError(`cannot read the secret key file ${file}: ${(err as Error).message}`);
+    }
+  }
+  if (key !== undefined && Buffer.byteLength(key, 'utf8') < 32) {
+    throw new ConfigError('the secret key must be at least 32 bytes long');
+  }
+  return key;
+}
+
+function parseAuthModules(value: string): AuthModule[] {
+  let list: unknown;
+  try {
+    list = JSON.parse(value);
+  } catch {
+    list = undefined;
+  }
+  if (
+    !Array.isArray(list) ||
+    list.length === 0 ||
+    !list.every((m): m is AuthModule => m === 'password' || m === 'ldap')
+  ) {
+    throw new ConfigError(
+      `TIMETRACK_AUTH_MODULES must be a JSON list of "password" and/or "ldap", not '${value}'`,
+    );
+  }
+  return [...new Set(list)];
+}
+
+function parseLogLevel(value: string): LogLevel {
+  const level = value.toLowerCase();
+  if (!(LOG_LEVELS as string[]).includes(level)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${value}'`);
+  }
+  return level as LogLevel;
+}

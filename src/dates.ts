@@ -1,0 +1,14 @@
+// Dates leave the server as calendar dates in UTC (SPEC §1); inside they are ms.
+
+export function formatDate(ms: number): string;
+export function formatDate(ms: number | null): string | null;
+export function formatDate(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString().slice(0, 10);
+}
+
+/** A real calendar date written YYYY-MM-DD (2023-02-29 is not). */
+export function isCalendarDate(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}

@@ -1,0 +1,78 @@
+// Things the executable carries inside itself. build.mjs defines __TIMETRACK_EMBEDDED__
+// when it bundles; when running from source (tsx, tests) they are read from the tree.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+interface Embedded {
+  version: string;
+  commit: string;
+  migrations: Migration[];
+  bcryptWorker: string;
+}
+
+declare const __TIMETRACK_EMBEDDED__: Embedded | undefined;
+
+const ROOT = join(__dirname, '..');
+
+/** True inside the bundle (and so inside the executable). */
+export const isBundled = typeof __TIMETRACK_EMBEDDED__ !== 'undefined';
+
+/** The ordered migrations of sql/: files named NNN_name.sql. */
+export function readMigrationsFrom(dir: string): Migration[] {
+  return readdirSync(dir)
+    .filter((f) => /^\d{3}_[\w-]+\.sql$/.test(f))
+    .sort()
+    .map((file) => ({
+      version: Number(file.slice(0, 3)),
+      name: file.replace(/\.sql$/, ''),
+      sql: readFileSync(join(dir, file), 'utf8'),
+    }));
+}
+
+export function migrations(): Migration[] {
+  return isBundled
+    ? (__TIMETRACK_EMBEDDED__ as Embedded).migrations
+    : readMigrationsFrom(join(ROOT, 'sql'));
+}
+
+export function version(): { version: string; commit: string } {
+  if (isBundled) {
+    const { version, commit } = __TIMETRACK_EMBEDDED__ as Embedded;
+    return { version, commit };
+  }
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, stdio: 'pipe' })
+      .toString()
+      .trim();
+  } catch {
+    // not a git checkout
+  }
+  return { version: pkg.version, commit };
+}
+
+/** Source of the bcrypt worker, run with `new Worker(source, { eval: true })`. */
+export function bcryptWorkerSource(): string {
+  if (isBundled) return (__TIMETRACK_EMBEDDED__ as Embedded).bcryptWorker;
+  // From source: bundle the worker on the fly with the same esbuild settings as build.mjs.
+  const { buildSync } = require('esbuild') as typeof import('esbuild');
+  const out = buildSync({
+    entryPoints: [join(ROOT, 'src/auth/bcrypt-worker.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    write: false,
+    logLevel: 'silent',
+  });
+  const file = out.outputFiles[0];
+  if (!file) throw new Error('bundling the bcrypt worker produced no output');
+  return file.text;
+}

@@ -1,0 +1,90 @@
+// The twelve error kinds of SPEC §7, one factory each. Services throw these; the HTTP
+// layer writes them (http/respond.ts) and never needs to know which rule failed.
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly text: string,
+    readonly values?: readonly string[],
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(text);
+  }
+
+  toBody(): Record<string, unknown> {
+    const body: Record<string, unknown> = {
+      status: this.status,
+      error: this.error,
+      text: this.text,
+    };
+    if (this.values) body.values = this.values;
+    return body;
+  }
+}
+
+/** Names of objects as they appear in error texts. */
+export type ObjectName = 'project' | 'activity' | 'time' | 'user' | 'org-role' | 'endpoint';
+
+// 1
+export const notFound = (object: ObjectName) =>
+  new ApiError(404, 'Object not found', `Nonexistent ${object}`);
+// 2
+export const serverError = () => new ApiError(500, 'Server error', 'Unexpected server error');
+// 3
+export const invalidForeignKey = (object: string, key: string) =>
+  new ApiError(
+    409,
+    'Invalid foreign key',
+    `The ${object} does not contain a valid ${key} reference`,
+  );
+// 4
+export const badObject = (text: string, status = 400) => new ApiError(status, 'Bad object', text);
+export const unknownField = (object: string, field: string) =>
+  badObject(`${object} does not have a ${field} field`);
+export const missingField = (object: string, field: string) =>
+  badObject(`The ${object} is missing a ${field}`);
+export const wrongType = (object: string, field: string, expected: string, received: string) =>
+  badObject(`Field ${field} of ${object} should be ${expected} but was sent as ${received}`);
+// 5
+export const invalidIdentifier = (expected: 'slug' | 'uuid' | 'username', id: string) =>
+  new ApiError(400, 'Invalid identifier', `Expected ${expected} but received ${id}`, [id]);
+// 6
+export const invalidUsername = (name: string) =>
+  new ApiError(401, 'Invalid username', `Invalid username ${name} is not a valid username`);
+// 7
+export const authenticationFailure = (reason: string, headers?: Record<string, string>) =>
+  new ApiError(401, 'Authentication failure', reason, undefined, headers);
+// 8
+export const slugsAlreadyExist = (slugs: readonly string[]) =>
+  slugs.length === 1
+    ? new ApiError(
+        409,
+        'Slug already exists',
+        `Slug ${slugs[0]} already exists on another object`,
+        slugs,
+      )
+    : new ApiError(
+        409,
+        'Slugs already exist',
+        `Slugs ${slugs.join(', ')} already exist on another object`,
+        slugs,
+      );
+// 9
+export const authorizationFailure = (caller: string, action: string) =>
+  new ApiError(401, 'Authorization failure', `${caller} is not authorized to ${action}`);
+// 10
+export const requestFailure = (object: ObjectName, allow: readonly string[] = ['GET', 'POST']) =>
+  new ApiError(
+    405,
+    'Method not allowed',
+    `The method specified is not allowed for the ${object} identified`,
+    undefined,
+    { Allow: allow.join(', ') },
+  );
+// 11
+export const badQueryValue = (key: string, value: string) =>
+  new ApiError(400, 'Bad query value', `Parameter ${key} contained invalid value ${value}`);
+// 12
+export const usernameAlreadyExists = (name: string) =>
+  new ApiError(409, 'Username already exists', `Username ${name} already exists`, [name]);

@@ -1,0 +1,52 @@
+// Query-string helpers with the exact Bad Query Value errors of SPEC §6.
+import { badQueryValue } from '../errors';
+
+/** Absent, `false` or `0` → false; empty, `true` or `1` → true; anything else → kind 11. */
+export function booleanParam(query: URLSearchParams, key: string): boolean {
+  const value = query.get(key);
+  if (value === null) return false;
+  const v = value.toLowerCase();
+  if (v === '' || v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw badQueryValue(key, value);
+}
+
+/** Every value of a repeatable parameter, each checked by `valid`. */
+export function listParam(
+  query: URLSearchParams,
+  key: string,
+  valid: (value: string) => boolean,
+): string[] {
+  const values = query.getAll(key);
+  for (const v of values) if (!valid(v)) throw badQueryValue(key, v);
+  return values;
+}
+
+/** The first occurrence of a parameter wins (SPEC §6), checked by `valid`. */
+export function firstParam(
+  query: URLSearchParams,
+  key: string,
+  valid: (value: string) => boolean,
+): string | undefined {
+  const value = query.get(key);
+  if (value === null) return undefined;
+  if (!valid(value)) throw badQueryValue(key, value);
+  return value;
+}
+
+export interface Paging {
+  /** 0 = no limit */
+  limit: number;
+  skip: number;
+}
+
+const isCount = (v: string) => /^\d{1,15}$/.test(v);
+
+export function pagingParams(query: URLSearchParams, defaultLimit: number): Paging {
+  const limit = firstParam(query, 'limit', isCount);
+  const skip = firstParam(query, 'skip', isCount);
+  return {
+    limit: limit === undefined ? defaultLimit : Number(limit),
+    skip: skip === undefined ? 0 : Number(skip),
+  };
+}

@@ -1,0 +1,25 @@
+// Every route of the API, on one screen.
+import { loginHandler } from '../auth/routes';
+import { roleHandlers as roles } from '../roles/routes';
+import { userHandlers as users } from '../users/routes';
+import type { Handler } from './context';
+import { sendJson } from './respond';
+import { Router } from './router';
+
+export function createRouter(): Router<Handler> {
+  return new Router<Handler>()
+    .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' }))
+    .post('/v0/login', loginHandler)
+
+    .get('/v0/users/org-roles', roles.list)
+    .post('/v0/users/org-roles', roles.create)
+    .get('/v0/users/org-roles/:slug', roles.get)
+    .post('/v0/users/org-roles/:slug', roles.update)
+    .delete('/v0/users/org-roles/:slug', roles.remove)
+
+    .get('/v0/users', users.list)
+    .post('/v0/users', users.create)
+    .get('/v0/users/:username', users.get)
+    .post('/v0/users/:username', users.update)
+    .delete('/v0/users/:username', users.remove);
+}

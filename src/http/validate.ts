@@ -1,0 +1,98 @@
+// Request objects are checked with valibot schemas whose field messages are the
+// "expected" words of SPEC §7; this is the one place a valibot issue becomes the exact
+// Bad Object text.
+import * as v from 'valibot';
+import { isCalendarDate } from '../dates';
+import { missingField, unknownField, wrongType } from '../errors';
+import { isSlug, isUsername } from '../identifiers';
+
+/** The JSON type of a value, as Bad Object texts name it. */
+export function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'object' ? 'object' : typeof value;
+}
+
+type Entries = v.ObjectEntries;
+
+/**
+ * Parses `input` against a strict object schema. Unknown fields are reported first
+ * (`<object> does not have a <field> field`), then missing and mistyped ones, in the
+ * schema's field order.
+ */
+export function parseObject<E extends Entries>(
+  schema: v.StrictObjectSchema<E, undefined>,
+  input: unknown,
+  object: string,
+): v.InferOutput<v.StrictObjectSchema<E, undefined>> {
+  if (input === undefined) throw missingField('request', 'object');
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw wrongType('request', 'object', 'object', jsonType(input));
+  }
+  const record = input as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!Object.hasOwn(schema.entries, key)) throw unknownField(object, key);
+  }
+  const result = v.safeParse(schema, record, { abortEarly: true });
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const key = String(issue.path?.[0]?.key ?? '');
+  if (!Object.hasOwn(record, key) || record[key] === undefined) throw missingField(object, key);
+  throw wrongType(object, key, issue.message, jsonType(record[key]));
+}
+
+// Field schemas shared by the resources. The second argument of v.message is the
+// "should be <expected>" wording.
+
+const emptyToNull = (s: string | null) => (s === '' ? null : s);
+
+export const requiredText = (max: number) =>
+  v.message(
+    v.pipe(v.string(), v.minLength(1), v.maxLength(max)),
+    `string of 1 to ${max} characters`,
+  );
+
+/** Optional free text: null clears, '' sets it empty. */
+export const optionalText = (max: number) =>
+  v.optional(
+    v.message(
+      v.nullable(v.pipe(v.string(), v.maxLength(max))),
+      `string of at most ${max} characters`,
+    ),
+  );
+
+/** Optional typed string: null clears and so does '' (web forms send empty strings). */
+export const optionalTyped = (check: (s: string) => boolean, expected: string) =>
+  v.optional(
+    v.message(
+      v.pipe(
+        v.nullable(
+          v.pipe(
+            v.string(),
+            v.check((s) => s === '' || check(s)),
+          ),
+        ),
+        v.transform(emptyToNull),
+      ),
+      expected,
+    ),
+  );
+
+export const optionalBoolean = () => v.optional(v.message(v.boolean(), 'boolean'));
+
+export const slug = () => v.message(v.pipe(v.string(), v.check(isSlug)), 'slug');
+export const username = () => v.message(v.pipe(v.string(), v.check(isUsername)), 'username');
+export const calendarDate = () => v.message(v.pipe(v.string(), v.check(isCalendarDate)), 'date');
+
+export function isHttpUri(s: string, max = 2048): boolean {
+  if (s.length > max) return false;
+  try {
+    const url = new URL(s);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+export const isEmail = (s: string): boolean =>
+  s.length <= 254 && /^[^@\s]+@[^@\s.]+(\.[^@\s.]+)+$/.test(s);

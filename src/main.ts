@@ -1,0 +1,159 @@
+// The `timetrack` command line (SPEC §8.1). Exit codes: 0 success, 1 a user error
+// (one line on stderr), 2 bad usage.
+import yargs, { type Argv } from 'yargs';
+import { CliError } from './admin/cli';
+import { createUserCommand, setPasswordCommand } from './admin/create-user';
+import { ConfigError, loadConfig, SETTINGS } from './config';
+import { SchemaTooNewError } from './db/migrate';
+import { version } from './embedded';
+import { startServer } from './server';
+
+const dbOption = {
+  type: 'string',
+  describe: 'the SQLite database file [env TIMETRACK_DB]',
+  default: process.env.TIMETRACK_DB || './timetrack.db',
+  defaultDescription: './timetrack.db',
+} as const;
+
+function serveOptions(y: Argv) {
+  for (const s of SETTINGS) {
+    if ('envOnly' in s && s.envOnly) continue;
+    y.option(s.flag, {
+      type: 'string',
+      describe: `${s.describe} [env ${s.env}]${s.default === undefined ? '' : ` (default: ${s.default})`}`,
+    });
+  }
+  return y.epilog(
+    `Secrets come only from the environment: ${SETTINGS.filter((s) => 'envOnly' in s && s.envOnly)
+      .map((s) => s.env)
+      .join(', ')}.`,
+  );
+}
+
+async function serve(argv: Record<string, unknown>): Promise<void> {
+  const config = loadConfig(argv as Parameters<typeof loadConfig>[0]);
+  const running = await startServer(config);
+  const stop = () => {
+    running.close().then(
+      () => process.exit(0),
+      (err) => {
+        process.stderr.write(`error while stopping: ${(err as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+function adminCommands(y: Argv) {
+  return y
+    .command(
+      'create-user <username>',
+      'create a user directly in the database (works while the server runs)',
+      (c) =>
+        c
+          .positional('username', { type: 'string', demandOption: true })
+          .option('db', dbOption)
+          .option('site-admin', { type: 'boolean', default: false, describe: 'may do everything' })
+          .option('site-manager', {
+            type: 'boolean',
+            default: false,
+            describe: 'manages projects, activities, users',
+          })
+          .option('site-spectator', {
+            type: 'boolean',
+            default: false,
+            describe: 'sees every time entry',
+          })
+          .option('display-name', { type: 'string' })
+          .option('email', { type: 'string' })
+          .option('password-stdin', {
+            type: 'boolean',
+            default: false,
+            describe: 'read the password from one line of stdin',
+          })
+          .example('$0 admin create-user alice --site-admin', 'asks for the password twice')
+          .example("echo 's3cret-pass' | $0 admin create-user bob --password-stdin", ''),
+      async (a) => {
+        say(
+          await createUserCommand({
+            db: a.db,
+            username: a.username,
+            siteAdmin: a['site-admin'],
+            siteManager: a['site-manager'],
+            siteSpectator: a['site-spectator'],
+            displayName: a['display-name'],
+            email: a.email,
+            passwordStdin: a['password-stdin'],
+          }),
+        );
+      },
+    )
+    .command(
+      'set-password <username>',
+      "reset a user's password (e.g. a locked-out admin)",
+      (c) =>
+        c
+          .positional('username', { type: 'string', demandOption: true })
+          .option('db', dbOption)
+          .option('password-stdin', {
+            type: 'boolean',
+            default: false,
+            describe: 'read the password from one line of stdin',
+          }),
+      async (a) => {
+        say(
+          await setPasswordCommand({
+            db: a.db,
+            username: a.username,
+            passwordStdin: a['password-stdin'],
+          }),
+        );
+      },
+    )
+    .demandCommand(1, 'name an admin command');
+}
+
+function reportAndExit(err: unknown): never {
+  if (err instanceof CliError || err instanceof ConfigError || err instanceof SchemaTooNewError) {
+    process.stderr.write(`timetrack: ${err.message}\n`);
+    process.exit(1);
+  }
+  const e = err as NodeJS.ErrnoException;
+  if (
+    e &&
+    typeof e.code === 'string' &&
+    ['EADDRINUSE', 'EACCES', 'SQLITE_CANTOPEN', 'SQLITE_NOTADB'].includes(e.code)
+  ) {
+    process.stderr.write(`timetrack: ${e.message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`timetrack: unexpected error: ${e?.stack ?? String(err)}\n`);
+  process.exit(1);
+}
+
+export function main(args: string[]): void {
+  const { version: v, commit } = version();
+  yargs(args)
+    .scriptName('timetrack')
+    .usage('$0 <command> [options]')
+    .command('serve', 'run the TimeSync API server', serveOptions, (a) => serve(a))
+    .command('admin', 'administer an instance: users, passwords, backups', adminCommands)
+    .demandCommand(1, 'name a command')
+    .strict()
+    .version(`${v} (${commit})`)
+    .help()
+    .alias('h', 'help')
+    .fail((msg, err, y) => {
+      if (err) reportAndExit(err);
+      process.stderr.write(`${y.help()}\n\n${msg}\n`);
+      process.exit(2);
+    })
+    .parseAsync()
+    .catch(reportAndExit);
+}
+
+main(process.argv.slice(2));

@@ -1,0 +1,28 @@
+// Shapes of user objects sent to POST /users and POST /users/:username (SPEC §4.4).
+import * as v from 'valibot';
+import { BCRYPT_HASH } from '../auth/password';
+import { isEmail, optionalBoolean, optionalText, optionalTyped, slug } from '../http/validate';
+
+const common = {
+  display_name: optionalText(255),
+  password: v.optional(v.message(v.pipe(v.string(), v.regex(BCRYPT_HASH)), 'bcrypt hash')),
+  email: optionalTyped(isEmail, 'email address'),
+  'org-roles': v.optional(v.message(v.nullable(v.array(slug())), 'array of org-role slugs')),
+  site_spectator: optionalBoolean(),
+  site_manager: optionalBoolean(),
+  site_admin: optionalBoolean(),
+  active: optionalBoolean(),
+  meta: optionalText(10_000),
+};
+
+export const createUserSchema = v.strictObject({
+  // The username's rule is kind 6 (Invalid Username), checked by the service.
+  username: v.message(v.string(), 'username'),
+  // The interface's create example spells it `displayname`.
+  displayname: optionalText(255),
+  ...common,
+});
+
+export const updateUserSchema = v.strictObject(common);
+
+export type UserInput = v.InferOutput<typeof updateUserSchema>;

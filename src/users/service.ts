@@ -1,0 +1,153 @@
+// Users: created by site managers and admins, updated in place (no revisions), soft
+// deleted by admins; usernames are never reused (SPEC §3, §4.4, §5).
+import { type Db, writeTransaction } from '../db/open';
+import {
+  authorizationFailure,
+  invalidForeignKey,
+  invalidUsername,
+  notFound,
+  usernameAlreadyExists,
+} from '../errors';
+import { parseObject } from '../http/validate';
+import { isUsername, RESERVED_USERNAMES } from '../identifiers';
+import {
+  type Actor,
+  canCreateUsers,
+  canDeleteUsers,
+  canSetUserField,
+  type UserField,
+} from '../policy';
+import type { RoleService } from '../roles/service';
+import { createUserSchema, type UserInput, updateUserSchema } from './schema';
+import { toUserJson, type UserFields, type UserRow, type UserStore } from './store';
+
+const DEFAULTS: UserFields = {
+  display_name: null,
+  password_hash: null,
+  email: null,
+  meta: null,
+  site_spectator: false,
+  site_manager: false,
+  site_admin: false,
+  active: true,
+};
+
+export type UserService = ReturnType<typeof createUserService>;
+
+export function createUserService(db: Db, users: UserStore, roles: RoleService) {
+  const find = (username: string, includeDeleted: boolean): UserRow => {
+    const row = users.findByUsername(username);
+    if (!row || (row.deleted_at !== null && !includeDeleted)) throw notFound('user');
+    return row;
+  };
+
+  const roleIds = (input: UserInput): number[] | undefined => {
+    const slugs = input['org-roles'];
+    if (slugs === undefined) return undefined;
+    const ids = roles.idsOf(slugs ?? []);
+    if (!ids) throw invalidForeignKey('user', 'org-role');
+    return ids;
+  };
+
+  /** The stored fields after applying the input; `changed` lists what differs. */
+  const apply = (base: UserFields, baseRoles: string[], input: UserInput) => {
+    const next: UserFields = { ...base };
+    const changed: UserField[] = [];
+    const set = <K extends keyof UserFields>(
+      key: K,
+      field: UserField,
+      value: UserFields[K] | undefined,
+    ) => {
+      if (value === undefined || value === base[key]) return;
+      next[key] = value;
+      changed.push(field);
+    };
+    set('display_name', 'display_name', input.display_name);
+    set('password_hash', 'password', input.password);
+    set('email', 'email', input.email);
+    set('meta', 'meta', input.meta);
+    set('site_spectator', 'site_spectator', input.site_spectator);
+    set('site_manager', 'site_manager', input.site_manager);
+    set('site_admin', 'site_admin', input.site_admin);
+    set('active', 'active', input.active);
+    const newRoles = input['org-roles'];
+    if (newRoles !== undefined && [...new Set(newRoles ?? [])].sort().join() !== baseRoles.join()) {
+      changed.push('org-roles');
+    }
+    return { next, changed };
+  };
+
+  const assertMaySet = (
+    actor: Actor,
+    target: number | undefined,
+    fields: UserField[],
+    who: string,
+  ) => {
+    for (const field of fields) {
+      if (!canSetUserField(actor, target, field)) {
+        throw authorizationFailure(actor.username, `set ${field} of ${who}`);
+      }
+    }
+  };
+
+  return {
+    get: (username: string, includeDeleted: boolean) => toUserJson(find(username, includeDeleted)),
+
+    findActor: users.findActor,
+
+    create(actor: Actor, input: unknown) {
+      const parsed = parseObject(createUserSchema, input, 'user');
+      const { username, displayname, ...rest } = parsed;
+      if (!isUsername(username) || RESERVED_USERNAMES.includes(username.toLowerCase())) {
+        throw invalidUsername(username);
+      }
+      const fields = { ...rest, display_name: rest.display_name ?? displayname };
+      const ids = roleIds(fields) ?? [];
+      if (!canCreateUsers(actor)) throw authorizationFailure(actor.username, 'create users');
+      const { next, changed } = apply(DEFAULTS, [], fields);
+      assertMaySet(actor, undefined, changed, 'new users');
+      return writeTransaction(db, () => {
+        if (users.idOf(username) !== undefined) throw usernameAlreadyExists(username);
+        const id = users.insert(username, next, Date.now());
+        users.replaceOrgRoles(id, ids);
+        return toUserJson(find(username, false));
+      });
+    },
+
+    update(actor: Actor, username: string, input: unknown) {
+      const target = find(username, actor.siteAdmin); // an admin's update restores a deleted user
+      const fields = parseObject(updateUserSchema, input, 'user');
+      const ids = roleIds(fields);
+      const self = target.id === actor.id;
+      if (!self && !actor.siteAdmin && !actor.siteManager) {
+        throw authorizationFailure(actor.username, `update user ${target.username}`);
+      }
+      const current: UserFields = {
+        display_name: target.display_name,
+        password_hash: target.password_hash,
+        email: target.email,
+        meta: target.meta,
+        site_spectator: target.site_spectator === 1,
+        site_manager: target.site_manager === 1,
+        site_admin: target.site_admin === 1,
+        active: target.active === 1,
+      };
+      const { next, changed } = apply(current, JSON.parse(target.org_roles) as string[], fields);
+      assertMaySet(actor, target.id, changed, `user ${target.username}`);
+      const restoring = target.deleted_at !== null;
+      if (restoring) next.active = fields.active ?? true;
+      return writeTransaction(db, () => {
+        users.update(target.id, next, Date.now(), null);
+        if (ids) users.replaceOrgRoles(target.id, ids);
+        return toUserJson(find(target.username, false));
+      });
+    },
+
+    remove(actor: Actor, username: string) {
+      const target = find(username, false);
+      if (!canDeleteUsers(actor))
+        throw authorizationFailure(actor.username, `delete user ${target.username}`);
+      users.softDelete(target.id, Date.now());
+    },
+  };
+}

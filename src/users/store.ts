@@ -1,0 +1,165 @@
+// SQL of users: prepared once, rows mapped to API objects here and nowhere else.
+
+import { formatDate } from '../dates';
+import type { Db } from '../db/open';
+import type { Actor } from '../policy';
+
+export interface UserRow {
+  id: number;
+  username: string;
+  display_name: string | null;
+  password_hash: string | null;
+  email: string | null;
+  meta: string | null;
+  site_spectator: number;
+  site_manager: number;
+  site_admin: number;
+  active: number;
+  created_at: number;
+  updated_at: number | null;
+  deleted_at: number | null;
+  org_roles: string;
+}
+
+export interface UserFields {
+  display_name: string | null;
+  password_hash: string | null;
+  email: string | null;
+  meta: string | null;
+  site_spectator: boolean;
+  site_manager: boolean;
+  site_admin: boolean;
+  active: boolean;
+}
+
+/** The columns of a user row plus its org-role slugs as a JSON array. */
+export const USER_COLUMNS = `u.id, u.username, u.display_name, u.password_hash, u.email, u.meta,
+  u.site_spectator, u.site_manager, u.site_admin, u.active, u.created_at, u.updated_at, u.deleted_at,
+  (SELECT json_group_array(r.slug ORDER BY r.slug) FROM user_org_roles ur
+     JOIN org_roles r ON r.id = ur.role_id WHERE ur.user_id = u.id) AS org_roles`;
+
+/** Lists are ordered by last change, then username (SPEC §6). */
+export const USER_ORDER = 'ORDER BY coalesce(u.updated_at, u.created_at), u.username';
+
+export interface UserListFilters {
+  includeDeleted: boolean;
+  /** org-role slugs; a user matches if it holds any of them */
+  roles: readonly string[];
+}
+
+/** The list query of GET /users: fixed SQL fragments chosen by which filters are present. */
+export function userListQuery(filters: UserListFilters) {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (!filters.includeDeleted) where.push('u.deleted_at IS NULL');
+  if (filters.roles.length > 0) {
+    where.push(`EXISTS (SELECT 1 FROM user_org_roles ur JOIN org_roles r ON r.id = ur.role_id
+      WHERE ur.user_id = u.id AND r.slug IN (SELECT value FROM json_each(?)))`);
+    params.push(JSON.stringify(filters.roles));
+  }
+  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  return {
+    countSql: `SELECT count(*) FROM users u ${clause}`,
+    pageSql: `SELECT ${USER_COLUMNS} FROM users u ${clause} ${USER_ORDER} LIMIT ? OFFSET ?`,
+    params,
+  };
+}
+
+export function toUserJson(row: UserRow) {
+  return {
+    username: row.username,
+    display_name: row.display_name,
+    email: row.email,
+    'org-roles': JSON.parse(row.org_roles) as string[],
+    site_spectator: row.site_spectator === 1,
+    site_manager: row.site_manager === 1,
+    site_admin: row.site_admin === 1,
+    active: row.active === 1,
+    meta: row.meta,
+    created_at: formatDate(row.created_at),
+    updated_at: formatDate(row.updated_at),
+    deleted_at: formatDate(row.deleted_at),
+  };
+}
+
+export type UserStore = ReturnType<typeof createUserStore>;
+
+export function createUserStore(db: Db) {
+  const byUsername = db.prepare(`SELECT ${USER_COLUMNS} FROM users u WHERE u.username = ?`);
+  const actorByUsername = db.prepare(
+    `SELECT id, username, site_spectator, site_manager, site_admin FROM users
+     WHERE username = ? AND active = 1 AND deleted_at IS NULL`,
+  );
+  const idsByUsername = db.prepare('SELECT id FROM users WHERE username = ?').pluck();
+  const insert = db.prepare(`INSERT INTO users (username, display_name, password_hash, email, meta,
+      site_spectator, site_manager, site_admin, active, created_at)
+    VALUES (@username, @display_name, @password_hash, @email, @meta,
+      @site_spectator, @site_manager, @site_admin, @active, @created_at)`);
+  const update = db.prepare(`UPDATE users SET display_name = @display_name,
+      password_hash = @password_hash, email = @email, meta = @meta,
+      site_spectator = @site_spectator, site_manager = @site_manager, site_admin = @site_admin,
+      active = @active, updated_at = @updated_at, deleted_at = @deleted_at
+    WHERE id = @id`);
+  const clearRoles = db.prepare('DELETE FROM user_org_roles WHERE user_id = ?');
+  const addRole = db.prepare('INSERT INTO user_org_roles (user_id, role_id) VALUES (?, ?)');
+  const softDelete = db.prepare(
+    'UPDATE users SET deleted_at = ?, active = 0 WHERE id = ? AND deleted_at IS NULL',
+  );
+  const count = db.prepare('SELECT count(*) FROM users').pluck();
+  const setPassword = db.prepare('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?');
+
+  const bit = (b: boolean) => (b ? 1 : 0);
+  const params = (f: UserFields) => ({
+    ...f,
+    site_spectator: bit(f.site_spectator),
+    site_manager: bit(f.site_manager),
+    site_admin: bit(f.site_admin),
+    active: bit(f.active),
+  });
+
+  return {
+    /** Any user with that username (case-insensitive), deleted ones included. */
+    findByUsername: (username: string) => byUsername.get(username) as UserRow | undefined,
+
+    /** The actor behind a token: only active, undeleted users. */
+    findActor(username: string): Actor | undefined {
+      const row = actorByUsername.get(username) as
+        | {
+            id: number;
+            username: string;
+            site_spectator: number;
+            site_manager: number;
+            site_admin: number;
+          }
+        | undefined;
+      return row
+        ? {
+            id: row.id,
+            username: row.username,
+            siteSpectator: row.site_spectator === 1,
+            siteManager: row.site_manager === 1,
+            siteAdmin: row.site_admin === 1,
+          }
+        : undefined;
+    },
+
+    idOf: (username: string) => idsByUsername.get(username) as number | undefined,
+
+    insert(username: string, fields: UserFields, now: number): number {
+      return Number(insert.run({ username, ...params(fields), created_at: now }).lastInsertRowid);
+    },
+
+    update(id: number, fields: UserFields, updatedAt: number, deletedAt: number | null): void {
+      update.run({ id, ...params(fields), updated_at: updatedAt, deleted_at: deletedAt });
+    },
+
+    replaceOrgRoles(userId: number, roleIds: readonly number[]): void {
+      clearRoles.run(userId);
+      for (const roleId of new Set(roleIds)) addRole.run(userId, roleId);
+    },
+
+    softDelete: (id: number, now: number) => softDelete.run(now, id).changes === 1,
+    setPassword: (id: number, hash: string, now: number) => setPassword.run(hash, now, id),
+    count: () => count.get() as number,
+  };
+}
