@@ -43,10 +43,15 @@ export interface TimeFacts {
   role: ProjectRole;
 }
 
+/**
+ * Site spectators, site managers and admins see every time; anyone else only their own
+ * and those of projects they manage or spectate (times/store.ts says the same in SQL).
+ */
+export const seesAllTimes = (actor: Actor): boolean =>
+  actor.siteAdmin || actor.siteManager || actor.siteSpectator;
+
 export const canViewTime = (actor: Actor, time: TimeFacts): boolean =>
-  actor.siteAdmin ||
-  actor.siteManager ||
-  actor.siteSpectator ||
+  seesAllTimes(actor) ||
   time.ownerId === actor.id ||
   time.role.manager ||
   time.role.spectator;
