@@ -1,4 +1,8 @@
 // The application's services, built once per process from the config and the database.
+
+import { type ActivityService, createActivityService } from './activities/service';
+import { type ActivityStore, createActivityStore } from './activities/store';
+import { ldapAuthenticator } from './auth/ldap';
 import { createLoginService, passwordAuthenticator } from './auth/login';
 import type { PasswordHasher } from './auth/password';
 import { createLoginThrottle } from './auth/throttle';
@@ -7,6 +11,8 @@ import type { Config } from './config';
 import type { Db } from './db/open';
 import type { ReaderPool } from './db/readers';
 import type { Logger } from './log';
+import { createProjectService, type ProjectService } from './projects/service';
+import { createProjectStore, type ProjectStore } from './projects/store';
 import { createRoleService, type RoleService } from './roles/service';
 import { createRoleStore, type RoleStore } from './roles/store';
 import { createUserService, type UserService } from './users/service';
@@ -24,6 +30,10 @@ export interface App {
   users: UserService;
   roleStore: RoleStore;
   roles: RoleService;
+  activityStore: ActivityStore;
+  activities: ActivityService;
+  projectStore: ProjectStore;
+  projects: ProjectService;
 }
 
 export interface AppDeps {
@@ -46,11 +56,32 @@ export function createApp(deps: AppDeps): App {
   const roleStore = createRoleStore(db);
   const roles = createRoleService(db, roleStore);
   const users = createUserService(db, userStore, roles);
+  const activityStore = createActivityStore(db);
+  const activities = createActivityService(db, activityStore);
+  const projectStore = createProjectStore(db);
+  const projects = createProjectService(db, projectStore, userStore, activityStore);
   const login = createLoginService({
     modules: config.authModules,
-    authenticators: { password: passwordAuthenticator(userStore, passwords) },
+    authenticators: {
+      password: passwordAuthenticator(userStore, passwords),
+      ldap: config.authModules.includes('ldap')
+        ? ldapAuthenticator({ ldap: config.ldap, db, users: userStore, log: deps.log })
+        : undefined,
+    },
     throttle: createLoginThrottle(db, config.loginMaxFailures, config.loginWindowSeconds),
     tokens,
   });
-  return { ...deps, tokens, login, userStore, users, roleStore, roles };
+  return {
+    ...deps,
+    tokens,
+    login,
+    userStore,
+    users,
+    roleStore,
+    roles,
+    activityStore,
+    activities,
+    projectStore,
+    projects,
+  };
 }

@@ -1,0 +1,216 @@
+// Runs a throwaway OpenLDAP `slapd` for tests: a slapd.conf, an mdb database and the
+// seed entries live in a temporary directory; the server listens on a free loopback
+// port as the current user (no system service, no root-only paths).
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { delimiter, join } from 'node:path';
+import { tempDir } from './server';
+
+export const SUFFIX = 'dc=example,dc=org';
+export const PEOPLE_BASE = `ou=people,${SUFFIX}`;
+/** The service account used for the search bind (anonymous users may not search). */
+export const READER = { dn: `cn=reader,ou=services,${SUFFIX}`, password: 'reader-secret-1' };
+
+export interface Person {
+  uid: string;
+  password: string;
+  cn: string;
+  displayName?: string;
+  mail?: string;
+  /** RDN of the entry; defaults to uid=<uid>. */
+  rdn?: string;
+}
+
+export const PEOPLE = {
+  alice: {
+    uid: 'alice',
+    password: 'alice-ldap-pw',
+    cn: 'Alice Liddell',
+    displayName: 'Alice L.',
+    mail: 'alice@example.org',
+  },
+  bob: { uid: 'bob', password: 'bob-ldap-pw', cn: 'Bob Builder', mail: 'not an email' },
+  // Filter-special characters in a value: a search must match this entry only when
+  // asked for exactly this value.
+  star: { uid: 'star*user)', password: 'star-ldap-pw', cn: 'Star User', rdn: 'cn=Star User' },
+} satisfies Record<string, Person>;
+
+export interface Slapd {
+  /** ldap://127.0.0.1:<port> */
+  url: string;
+  /** Stops the server (the database stays; start() brings it back on the same port). */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Freezes/thaws the process: the port still accepts connections but nothing answers. */
+  pause(): void;
+  resume(): void;
+}
+
+/** The slapd and slapadd binaries, or undefined when OpenLDAP is not installed. */
+export function findSlapd(): { slapd: string; slapadd: string } | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin'];
+  const find = (name: string) => dirs.map((d) => join(d, name)).find((p) => existsSync(p));
+  const slapd = find('slapd');
+  const slapadd = find('slapadd');
+  return slapd && slapadd ? { slapd, slapadd } : undefined;
+}
+
+export const INSTALL_HINT =
+  'slapd is not installed; install it with `apt-get install slapd ldap-utils` to run the LDAP tests';
+
+/** Starts slapd seeded with PEOPLE and READER; call stop() when done. */
+export async function startSlapd(): Promise<Slapd> {
+  const bins = findSlapd();
+  if (!bins) throw new Error(INSTALL_HINT);
+  const dir = tempDir('timetrack-slapd-');
+  const dbDir = join(dir, 'db');
+  mkdirSync(dbDir);
+  const conf = join(dir, 'slapd.conf');
+  writeFileSync(conf, slapdConf(dir, dbDir));
+  const ldif = join(dir, 'seed.ldif');
+  writeFileSync(ldif, seedLdif());
+  execFileSync(bins.slapadd, ['-f', conf, '-l', ldif], { stdio: 'pipe' });
+
+  const port = await freePort();
+  const url = `ldap://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  let output = '';
+
+  const start = async () => {
+    if (child) return;
+    output = '';
+    const proc = spawn(bins.slapd, ['-f', conf, '-h', `${url}/`, '-d', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    proc.stdout?.on('data', (d) => (output += d));
+    proc.stderr?.on('data', (d) => (output += d));
+    proc.once('exit', () => {
+      if (child === proc) child = undefined;
+    });
+    process.once('exit', () => proc.kill('SIGKILL'));
+    await waitForPort(
+      port,
+      () => child === proc,
+      () => output,
+    );
+  };
+
+  const stop = async () => {
+    const proc = child;
+    if (!proc) return;
+    proc.kill('SIGCONT'); // a paused process would not handle SIGTERM
+    const exited = new Promise((resolve) => proc.once('exit', resolve));
+    proc.kill('SIGTERM');
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  await start();
+  return {
+    url,
+    start,
+    stop,
+    pause: () => child?.kill('SIGSTOP'),
+    resume: () => child?.kill('SIGCONT'),
+  };
+}
+
+function slapdConf(dir: string, dbDir: string): string {
+  const schemaDir = ['/etc/ldap/schema', '/etc/openldap/schema', '/usr/local/etc/openldap/schema']
+    .filter((d) => existsSync(join(d, 'core.schema')))
+    .at(0);
+  if (!schemaDir) throw new Error('cannot find the OpenLDAP schema files (core.schema)');
+  // Debian builds the backends as modules; other builds may have mdb built in.
+  const moduleDir = [
+    '/usr/lib/ldap',
+    '/usr/lib64/openldap',
+    '/usr/lib/openldap',
+    '/usr/libexec/openldap',
+  ]
+    .filter((d) => existsSync(join(d, 'back_mdb.so')))
+    .at(0);
+  return `${['core', 'cosine', 'inetorgperson'].map((s) => `include ${schemaDir}/${s}.schema`).join('\n')}
+pidfile ${dir}/slapd.pid
+argsfile ${dir}/slapd.args
+${moduleDir ? `modulepath ${moduleDir}\nmoduleload back_mdb` : ''}
+
+database mdb
+maxsize 10485760
+suffix "${SUFFIX}"
+rootdn "cn=admin,${SUFFIX}"
+rootpw ${sshaHash(randomBytes(12).toString('hex'))}
+directory ${dbDir}
+# Passwords only serve to authenticate; anonymous clients can bind but not search,
+# so a working search proves that the service bind was used.
+access to attrs=userPassword
+  by anonymous auth
+  by * none
+access to *
+  by users read
+  by anonymous auth
+`;
+}
+
+function seedLdif(): string {
+  const people = Object.values(PEOPLE as Record<string, Person>).map((p) =>
+    [
+      `dn: ${p.rdn ?? `uid=${p.uid}`},${PEOPLE_BASE}`,
+      'objectClass: inetOrgPerson',
+      `uid: ${p.uid}`,
+      `cn: ${p.cn}`,
+      `sn: ${p.cn.split(' ').at(-1)}`,
+      p.displayName ? `displayName: ${p.displayName}` : '',
+      p.mail ? `mail: ${p.mail}` : '',
+      `userPassword: ${sshaHash(p.password)}`,
+    ]
+      .filter(Boolean)
+      .join('\n'),
+  );
+  return [
+    `dn: ${SUFFIX}\nobjectClass: dcObject\nobjectClass: organization\ndc: example\no: Example`,
+    `dn: ${PEOPLE_BASE}\nobjectClass: organizationalUnit\nou: people`,
+    `dn: ou=services,${SUFFIX}\nobjectClass: organizationalUnit\nou: services`,
+    `dn: ${READER.dn}\nobjectClass: organizationalRole\nobjectClass: simpleSecurityObject\ncn: reader\nuserPassword: ${sshaHash(READER.password)}`,
+    ...people,
+  ].join('\n\n');
+}
+
+/** {SSHA}: base64(sha1(password + salt) + salt), as slappasswd writes it. */
+function sshaHash(password: string): string {
+  const salt = randomBytes(8);
+  const digest = createHash('sha1').update(password).update(salt).digest();
+  return `{SSHA}${Buffer.concat([digest, salt]).toString('base64')}`;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, alive: () => boolean, output: () => string) {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (!alive()) throw new Error(`slapd exited on start: ${output()}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = createConnection({ port, host: '127.0.0.1' });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`slapd did not listen on port ${port} within 10 s: ${output()}`);
+}
