@@ -1,5 +1,7 @@
 // Every route of the API, on one screen.
+import { activityHandlers as activities } from '../activities/routes';
 import { loginHandler } from '../auth/routes';
+import { projectHandlers as projects } from '../projects/routes';
 import { roleHandlers as roles } from '../roles/routes';
 import { userHandlers as users } from '../users/routes';
 import type { Handler } from './context';
@@ -21,5 +23,17 @@ export function createRouter(): Router<Handler> {
     .post('/v0/users', users.create)
     .get('/v0/users/:username', users.get)
     .post('/v0/users/:username', users.update)
-    .delete('/v0/users/:username', users.remove);
+    .delete('/v0/users/:username', users.remove)
+
+    .get('/v0/projects', projects.list)
+    .post('/v0/projects', projects.create)
+    .get('/v0/projects/:slug', projects.get)
+    .post('/v0/projects/:slug', projects.update)
+    .delete('/v0/projects/:slug', projects.remove)
+
+    .get('/v0/activities', activities.list)
+    .post('/v0/activities', activities.create)
+    .get('/v0/activities/:slug', activities.get)
+    .post('/v0/activities/:slug', activities.update)
+    .delete('/v0/activities/:slug', activities.remove);
 }

@@ -1,0 +1,12 @@
+// Shapes of activity objects sent to POST /activities and POST /activities/:slug (SPEC §4.2).
+// Server-managed fields (uuid, revision, dates) are absent, so sending one is Bad Object.
+import * as v from 'valibot';
+import { requiredText, slug } from '../http/validate';
+
+export const createActivitySchema = v.strictObject({ name: requiredText(255), slug: slug() });
+
+/** On update every field is optional, but a required field may not be null or empty. */
+export const updateActivitySchema = v.strictObject({
+  name: v.optional(requiredText(255)),
+  slug: v.optional(slug()),
+});

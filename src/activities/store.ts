@@ -1,0 +1,133 @@
+// SQL of activities: the current row in `activities`, earlier revisions in
+// `activity_revisions` (SPEC §5). Rows are mapped to API objects here and nowhere else.
+import { randomUUID } from 'node:crypto';
+import { formatDate } from '../dates';
+import type { Db } from '../db/open';
+
+export interface ActivityRow {
+  id: number;
+  uuid: string;
+  revision: number;
+  name: string;
+  slug: string;
+  created_at: number;
+  updated_at: number | null;
+  deleted_at: number | null;
+  /** JSON array of earlier revisions, newest first; only when revisions were asked for. */
+  parents?: string;
+}
+
+interface ActivityRevision {
+  revision: number;
+  name: string;
+  slug: string;
+  created_at: number;
+  updated_at: number | null;
+  deleted_at: number | null;
+}
+
+const COLUMNS =
+  'a.id, a.uuid, a.revision, a.name, a.slug, a.created_at, a.updated_at, a.deleted_at';
+
+/** Every earlier revision of `a` as one JSON array, newest first (no N+1 in lists). */
+const PARENTS = `(SELECT json_group_array(json_object('revision', r.revision, 'name', r.name,
+    'slug', r.slug, 'created_at', r.created_at, 'updated_at', r.updated_at,
+    'deleted_at', r.deleted_at) ORDER BY r.revision DESC)
+  FROM activity_revisions r WHERE r.activity_id = a.id) AS parents`;
+
+const columns = (withParents: boolean) => (withParents ? `${COLUMNS}, ${PARENTS}` : COLUMNS);
+
+/** Lists are ordered by last change, then uuid (SPEC §6). */
+const ORDER = 'ORDER BY coalesce(a.updated_at, a.created_at), a.uuid';
+
+export interface ActivityListFilters {
+  includeDeleted: boolean;
+  includeRevisions: boolean;
+}
+
+/** The list query of GET /activities. */
+export function activityListQuery(filters: ActivityListFilters) {
+  const clause = filters.includeDeleted ? '' : 'WHERE a.deleted_at IS NULL';
+  return {
+    countSql: `SELECT count(*) FROM activities a ${clause}`,
+    pageSql: `SELECT ${columns(filters.includeRevisions)} FROM activities a ${clause} ${ORDER}
+      LIMIT ? OFFSET ?`,
+    params: [],
+  };
+}
+
+export function toActivityJson(row: ActivityRow) {
+  const json = {
+    name: row.name,
+    slug: row.slug,
+    uuid: row.uuid,
+    revision: row.revision,
+    created_at: formatDate(row.created_at),
+    updated_at: formatDate(row.updated_at),
+    deleted_at: formatDate(row.deleted_at),
+  };
+  if (row.parents === undefined) return json;
+  const parents = (JSON.parse(row.parents) as ActivityRevision[]).map((p) => ({
+    name: p.name,
+    slug: p.slug,
+    uuid: row.uuid,
+    revision: p.revision,
+    created_at: formatDate(p.created_at),
+    updated_at: formatDate(p.updated_at),
+    deleted_at: formatDate(p.deleted_at),
+  }));
+  return { ...json, parents };
+}
+
+export type ActivityStore = ReturnType<typeof createActivityStore>;
+
+export function createActivityStore(db: Db) {
+  const liveBySlug = (withParents: boolean) =>
+    db.prepare(
+      `SELECT ${columns(withParents)} FROM activities a WHERE a.slug = ? AND a.deleted_at IS NULL`,
+    );
+  const bySlug = liveBySlug(false);
+  const bySlugWithParents = liveBySlug(true);
+  const liveIdsBySlug = db
+    .prepare('SELECT id FROM activities WHERE slug = ? AND deleted_at IS NULL')
+    .pluck();
+  const insert = db.prepare(`INSERT INTO activities (uuid, revision, name, slug, created_at,
+      changed_by) VALUES (?, 1, ?, ?, ?, ?)`);
+  const archive = db.prepare(`INSERT INTO activity_revisions (activity_id, revision, name, slug,
+      created_at, updated_at, deleted_at, changed_by)
+    SELECT id, revision, name, slug, created_at, updated_at, deleted_at, changed_by
+    FROM activities WHERE id = ?`);
+  const update = db.prepare(`UPDATE activities SET name = ?, slug = ?, revision = revision + 1,
+      updated_at = ?, changed_by = ? WHERE id = ?`);
+  const softDelete = db.prepare(
+    'UPDATE activities SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL',
+  );
+  const usedByLiveTime = db
+    .prepare(`SELECT EXISTS (SELECT 1 FROM time_activities ta
+      JOIN times t ON t.id = ta.time_id WHERE ta.activity_id = ? AND t.deleted_at IS NULL)`)
+    .pluck();
+
+  return {
+    /** The live activity with that slug (a deleted one has released its slug). */
+    findBySlug: (slug: string, withParents = false) =>
+      (withParents ? bySlugWithParents : bySlug).get(slug) as ActivityRow | undefined,
+
+    /** The id of the live activity with that slug. */
+    idOf: (slug: string) => liveIdsBySlug.get(slug) as number | undefined,
+
+    insert(name: string, slug: string, now: number, changedBy: number): number {
+      return Number(insert.run(randomUUID(), name, slug, now, changedBy).lastInsertRowid);
+    },
+
+    /** Copies the current row to history, then writes the next revision over it. */
+    revise(id: number, name: string, slug: string, now: number, changedBy: number): void {
+      archive.run(id);
+      update.run(name, slug, now, changedBy, id);
+    },
+
+    softDelete: (id: number, now: number) => softDelete.run(now, id).changes === 1,
+
+    /** Whether a live time entry lists this activity (then it may not be deleted). */
+    isUsedByLiveTime: (id: number) => usedByLiveTime.get(id) === 1,
+  };
+}

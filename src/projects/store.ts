@@ -1,0 +1,257 @@
+// SQL of projects: the current row in `projects` with its slugs (`project_slugs`) and
+// users map (`project_users`), earlier revisions in `project_revisions` (SPEC §5).
+// Rows are mapped to API objects here and nowhere else.
+import { randomUUID } from 'node:crypto';
+import { formatDate } from '../dates';
+import type { Db } from '../db/open';
+import { NO_ROLE, type ProjectRole } from '../policy';
+
+export interface ProjectRow {
+  id: number;
+  uuid: string;
+  revision: number;
+  name: string;
+  uri: string | null;
+  owner_id: number | null;
+  default_activity_id: number | null;
+  created_at: number;
+  updated_at: number | null;
+  deleted_at: number | null;
+  owner: string | null;
+  default_activity: string | null;
+  /** JSON array of the slugs in the order they were sent. */
+  slugs: string;
+  /** JSON object username → [member, spectator, manager] as 0/1. */
+  users: string;
+  /** JSON array of earlier revisions, newest first; only when revisions were asked for. */
+  parents?: string;
+}
+
+/** The stored fields of a project that a revision records (besides its slugs). */
+export interface ProjectFields {
+  name: string;
+  uri: string | null;
+  owner_id: number | null;
+  default_activity_id: number | null;
+}
+
+export interface ProjectUserEntry extends ProjectRole {
+  userId: number;
+}
+
+interface ProjectRevision {
+  revision: number;
+  name: string;
+  uri: string | null;
+  owner: string | null;
+  default_activity: string | null;
+  slugs: string[];
+  created_at: number;
+  updated_at: number | null;
+  deleted_at: number | null;
+}
+
+/**
+ * A JSON array of a project's slugs in their order, for any project id expression (e.g.
+ * `projectSlugsSql('t.project_id')` in a times query). A deleted project keeps the slugs
+ * it had.
+ */
+export const projectSlugsSql = (projectId: string) =>
+  `(SELECT json_group_array(s.slug ORDER BY s.position) FROM project_slugs s
+    WHERE s.project_id = ${projectId})`;
+
+const usernameOf = (userId: string) => `(SELECT username FROM users WHERE id = ${userId})`;
+/** A deleted default activity released its slug, so it shows as null. */
+const activitySlugOf = (activityId: string) =>
+  `(SELECT slug FROM activities WHERE id = ${activityId} AND deleted_at IS NULL)`;
+
+const COLUMNS = `p.id, p.uuid, p.revision, p.name, p.uri, p.owner_id, p.default_activity_id,
+  p.created_at, p.updated_at, p.deleted_at,
+  ${usernameOf('p.owner_id')} AS owner,
+  ${activitySlugOf('p.default_activity_id')} AS default_activity,
+  ${projectSlugsSql('p.id')} AS slugs,
+  (SELECT json_group_object(u.username, json_array(pu.member, pu.spectator, pu.manager)
+     ORDER BY u.username) FROM project_users pu JOIN users u ON u.id = pu.user_id
+   WHERE pu.project_id = p.id) AS users`;
+
+/** Every earlier revision of `p` as one JSON array, newest first (no N+1 in lists). */
+const PARENTS = `(SELECT json_group_array(json_object('revision', r.revision, 'name', r.name,
+    'uri', r.uri, 'owner', ${usernameOf('r.owner_id')},
+    'default_activity', ${activitySlugOf('r.default_activity_id')}, 'slugs', json(r.slugs),
+    'created_at', r.created_at, 'updated_at', r.updated_at, 'deleted_at', r.deleted_at)
+    ORDER BY r.revision DESC)
+  FROM project_revisions r WHERE r.project_id = p.id) AS parents`;
+
+const columns = (withParents: boolean) => (withParents ? `${COLUMNS}, ${PARENTS}` : COLUMNS);
+
+/** Lists are ordered by last change, then uuid (SPEC §6). */
+const ORDER = 'ORDER BY coalesce(p.updated_at, p.created_at), p.uuid';
+
+export interface ProjectListFilters {
+  includeDeleted: boolean;
+  includeRevisions: boolean;
+  /** user ids; a project matches if any of them has an entry in its users map */
+  userIds: readonly number[];
+}
+
+/** The list query of GET /projects: fixed SQL fragments chosen by which filters are present. */
+export function projectListQuery(filters: ProjectListFilters) {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (!filters.includeDeleted) where.push('p.deleted_at IS NULL');
+  if (filters.userIds.length > 0) {
+    where.push(`EXISTS (SELECT 1 FROM project_users pu WHERE pu.project_id = p.id
+      AND pu.user_id IN (SELECT value FROM json_each(?)))`);
+    params.push(JSON.stringify(filters.userIds));
+  }
+  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  return {
+    countSql: `SELECT count(*) FROM projects p ${clause}`,
+    pageSql: `SELECT ${columns(filters.includeRevisions)} FROM projects p ${clause} ${ORDER}
+      LIMIT ? OFFSET ?`,
+    params,
+  };
+}
+
+const toUsersJson = (users: string) => {
+  const map = JSON.parse(users) as Record<string, [number, number, number]>;
+  const out: Record<string, ProjectRole> = {};
+  for (const [name, [member, spectator, manager]] of Object.entries(map)) {
+    out[name] = { member: member === 1, spectator: spectator === 1, manager: manager === 1 };
+  }
+  return out;
+};
+
+export function toProjectJson(row: ProjectRow) {
+  const json = {
+    name: row.name,
+    slugs: JSON.parse(row.slugs) as string[],
+    uri: row.uri,
+    owner: row.owner,
+    default_activity: row.default_activity,
+    users: toUsersJson(row.users),
+    uuid: row.uuid,
+    revision: row.revision,
+    created_at: formatDate(row.created_at),
+    updated_at: formatDate(row.updated_at),
+    deleted_at: formatDate(row.deleted_at),
+  };
+  if (row.parents === undefined) return json;
+  // Parents carry no users map (SPEC §4.1).
+  const parents = (JSON.parse(row.parents) as ProjectRevision[]).map((p) => ({
+    name: p.name,
+    slugs: p.slugs,
+    uri: p.uri,
+    owner: p.owner,
+    default_activity: p.default_activity,
+    uuid: row.uuid,
+    revision: p.revision,
+    created_at: formatDate(p.created_at),
+    updated_at: formatDate(p.updated_at),
+    deleted_at: formatDate(p.deleted_at),
+  }));
+  return { ...json, parents };
+}
+
+export type ProjectStore = ReturnType<typeof createProjectStore>;
+
+export function createProjectStore(db: Db) {
+  const liveBySlug = (withParents: boolean) =>
+    db.prepare(`SELECT ${columns(withParents)} FROM projects p
+      WHERE p.id = (SELECT project_id FROM project_slugs WHERE slug = ? AND live = 1)`);
+  const bySlug = liveBySlug(false);
+  const bySlugWithParents = liveBySlug(true);
+  const takenSlugs = db
+    .prepare(`SELECT slug FROM project_slugs WHERE live = 1 AND project_id IS NOT ?
+      AND slug IN (SELECT value FROM json_each(?))`)
+    .pluck();
+  const insert = db.prepare(`INSERT INTO projects (uuid, revision, name, uri, owner_id,
+      default_activity_id, created_at, changed_by)
+    VALUES (@uuid, 1, @name, @uri, @owner_id, @default_activity_id, @now, @changed_by)`);
+  const archive = db.prepare(`INSERT INTO project_revisions (project_id, revision, name, uri,
+      owner_id, default_activity_id, slugs, created_at, updated_at, deleted_at, changed_by)
+    SELECT p.id, p.revision, p.name, p.uri, p.owner_id, p.default_activity_id,
+      ${projectSlugsSql('p.id')}, p.created_at, p.updated_at, p.deleted_at, p.changed_by
+    FROM projects p WHERE p.id = ?`);
+  const update = db.prepare(`UPDATE projects SET name = @name, uri = @uri, owner_id = @owner_id,
+      default_activity_id = @default_activity_id, revision = revision + 1,
+      updated_at = @now, changed_by = @changed_by
+    WHERE id = @id`);
+  const clearSlugs = db.prepare('DELETE FROM project_slugs WHERE project_id = ?');
+  const addSlug = db.prepare(
+    'INSERT INTO project_slugs (project_id, position, slug) VALUES (?, ?, ?)',
+  );
+  const clearUsers = db.prepare('DELETE FROM project_users WHERE project_id = ?');
+  const addUser = db.prepare(`INSERT INTO project_users (project_id, user_id, member, spectator,
+      manager) VALUES (?, ?, ?, ?, ?)`);
+  const role = db.prepare(
+    'SELECT member, spectator, manager FROM project_users WHERE project_id = ? AND user_id = ?',
+  );
+  const softDelete = db.prepare(
+    'UPDATE projects SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL',
+  );
+  const releaseSlugs = db.prepare('UPDATE project_slugs SET live = 0 WHERE project_id = ?');
+  const usedByLiveTime = db
+    .prepare('SELECT EXISTS (SELECT 1 FROM times WHERE project_id = ? AND deleted_at IS NULL)')
+    .pluck();
+
+  const bit = (b: boolean) => (b ? 1 : 0);
+
+  return {
+    /** The live project that has this slug (a deleted one has released its slugs). */
+    findBySlug: (slug: string, withParents = false) =>
+      (withParents ? bySlugWithParents : bySlug).get(slug) as ProjectRow | undefined,
+
+    /** Those of `slugs` that a live project other than `self` holds, in the order given. */
+    takenSlugs(slugs: readonly string[], self?: number): string[] {
+      const taken = new Set(takenSlugs.all(self ?? null, JSON.stringify(slugs)) as string[]);
+      return slugs.filter((s) => taken.has(s));
+    },
+
+    insert(fields: ProjectFields, now: number, changedBy: number): number {
+      const params = { ...fields, uuid: randomUUID(), now, changed_by: changedBy };
+      return Number(insert.run(params).lastInsertRowid);
+    },
+
+    /** Copies the current row (with its slugs) to history, then writes the next revision. */
+    revise(id: number, fields: ProjectFields, now: number, changedBy: number): void {
+      archive.run(id);
+      update.run({ ...fields, id, now, changed_by: changedBy });
+    },
+
+    replaceSlugs(id: number, slugs: readonly string[]): void {
+      clearSlugs.run(id);
+      for (const [position, slug] of slugs.entries()) addSlug.run(id, position, slug);
+    },
+
+    replaceUsers(id: number, entries: readonly ProjectUserEntry[]): void {
+      clearUsers.run(id);
+      for (const e of entries) {
+        addUser.run(id, e.userId, bit(e.member), bit(e.spectator), bit(e.manager));
+      }
+    },
+
+    /** The user's entry in the project's users map (all false when absent). */
+    roleOf(projectId: number, userId: number): ProjectRole {
+      const row = role.get(projectId, userId) as
+        | { member: number; spectator: number; manager: number }
+        | undefined;
+      if (!row) return NO_ROLE;
+      return {
+        member: row.member === 1,
+        spectator: row.spectator === 1,
+        manager: row.manager === 1,
+      };
+    },
+
+    /** Marks the project deleted and frees its slugs for reuse; no new revision. */
+    softDelete(id: number, now: number): boolean {
+      if (softDelete.run(now, id).changes !== 1) return false;
+      releaseSlugs.run(id);
+      return true;
+    },
+
+    /** Whether a live time entry belongs to this project (then it may not be deleted). */
+    isUsedByLiveTime: (id: number) => usedByLiveTime.get(id) === 1,
+  };
+}
