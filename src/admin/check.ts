@@ -1,0 +1,81 @@
+// `timetrack admin check`: SQLite's own integrity and foreign-key checks plus the
+// invariants of our schema that no constraint expresses (revision chains, live slugs,
+// deleted users). Read-only: it reports, never repairs.
+import type { Db } from '../db/open';
+import { CliError } from './cli';
+import { openExistingInstance } from './instance-tables';
+
+// Each query returns one column: a problem, as a line a person can act on.
+const INVARIANTS: readonly string[] = [
+  // Every history row's object exists.
+  `SELECT printf('activity_revisions: revision %d belongs to missing activity id %d', r.revision, r.activity_id)
+   FROM activity_revisions r WHERE NOT EXISTS (SELECT 1 FROM activities a WHERE a.id = r.activity_id)`,
+  `SELECT printf('project_revisions: revision %d belongs to missing project id %d', r.revision, r.project_id)
+   FROM project_revisions r WHERE NOT EXISTS (SELECT 1 FROM projects p WHERE p.id = r.project_id)`,
+  `SELECT printf('time_revisions: revision %d belongs to missing time id %d', r.revision, r.time_id)
+   FROM time_revisions r WHERE NOT EXISTS (SELECT 1 FROM times t WHERE t.id = r.time_id)`,
+  // History holds exactly revisions 1..n-1 of an object at revision n.
+  ...[
+    ['activity', 'activities', 'activity_revisions', 'activity_id'],
+    ['project', 'projects', 'project_revisions', 'project_id'],
+    ['time', 'times', 'time_revisions', 'time_id'],
+  ].map(
+    ([kind, table, history, key]) =>
+      `SELECT printf('${kind} %s: at revision %d but its history holds revisions [%s]',
+         o.uuid, o.revision, coalesce(group_concat(h.revision, ',' ORDER BY h.revision), ''))
+       FROM ${table} o LEFT JOIN ${history} h ON h.${key} = o.id
+       GROUP BY o.id
+       HAVING o.revision < 1 OR count(h.revision) <> o.revision - 1
+         OR coalesce(min(h.revision), 1) <> 1 OR coalesce(max(h.revision), 0) <> o.revision - 1`,
+  ),
+  // No two live objects share a slug.
+  `SELECT printf('activity slug %s is used by %d live activities', slug, count(*))
+   FROM activities WHERE deleted_at IS NULL GROUP BY slug HAVING count(*) > 1`,
+  `SELECT printf('project slug %s is used by %d live projects', s.slug, count(*))
+   FROM project_slugs s JOIN projects p ON p.id = s.project_id
+   WHERE p.deleted_at IS NULL GROUP BY s.slug HAVING count(*) > 1`,
+  // project_slugs.live mirrors "project not deleted" (the partial unique index relies on it).
+  `SELECT printf('project %s: slug %s is marked %s but the project is %s', p.uuid, s.slug,
+     iif(s.live = 1, 'live', 'not live'), iif(p.deleted_at IS NULL, 'live', 'deleted'))
+   FROM project_slugs s JOIN projects p ON p.id = s.project_id
+   WHERE s.live <> (p.deleted_at IS NULL)`,
+  `SELECT printf('user %s is deleted but still active', username)
+   FROM users WHERE deleted_at IS NOT NULL AND active = 1`,
+];
+
+/** Every problem found, in a stable order; empty when the database is healthy. */
+export function findProblems(db: Db): string[] {
+  const problems: string[] = [];
+  for (const line of db.prepare('PRAGMA integrity_check').pluck().all() as string[]) {
+    if (line !== 'ok') problems.push(`integrity: ${line}`);
+  }
+  const orphans = db.prepare('PRAGMA foreign_key_check').all() as {
+    table: string;
+    rowid: number | null;
+    parent: string;
+  }[];
+  for (const o of orphans) {
+    const where = o.rowid === null ? '' : ` (rowid ${o.rowid})`;
+    problems.push(`foreign key: a row of ${o.table}${where} refers to a missing ${o.parent} row`);
+  }
+  for (const sql of INVARIANTS) problems.push(...(db.prepare(sql).pluck().all() as string[]));
+  return problems;
+}
+
+/** Prints each problem (one a line) and fails with their count; `ok` when there are none. */
+export function checkCommand(opts: { db: string }, print: (line: string) => void): string {
+  const db = openExistingInstance(opts.db);
+  let problems: string[];
+  try {
+    db.exec('BEGIN'); // one snapshot, also while a server writes
+    problems = findProblems(db);
+    db.exec('COMMIT');
+  } finally {
+    db.close();
+  }
+  if (problems.length === 0) return 'ok';
+  for (const p of problems) print(p);
+  throw new CliError(
+    `${problems.length} problem${problems.length === 1 ? '' : 's'} found in ${opts.db}`,
+  );
+}

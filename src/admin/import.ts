@@ -1,0 +1,111 @@
+// `timetrack admin import <file>`: loads an export (admin export) into an empty database,
+// keeping every id, so the result exports to the same bytes. One transaction: a file
+// that fails anywhere leaves the database as it was.
+import { createReadStream, existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Db } from '../db/open';
+import { CliError, openForCommand } from './cli';
+import { EXPORT_FORMAT, EXPORT_VERSION, type ExportLine } from './export';
+import {
+  createRowWriter,
+  firstNonEmptyTable,
+  RowShapeError,
+  schemaVersionOf,
+} from './instance-tables';
+
+export async function importCommand(opts: { db: string; file: string }): Promise<string> {
+  if (!existsSync(opts.file)) throw new CliError(`no file ${opts.file}`);
+  const lines = createInterface({
+    input: createReadStream(opts.file, 'utf8'),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  })[Symbol.asyncIterator]();
+  const first = await lines.next();
+  const headerSchema = parseHeader(opts.file, first.done ? undefined : first.value);
+
+  const db = openForCommand(opts.db);
+  try {
+    const ours = schemaVersionOf(db);
+    if (headerSchema > ours) {
+      throw new CliError(
+        `${opts.file} is from schema version ${headerSchema}, newer than this timetrack knows (${ours}); use a newer timetrack`,
+      );
+    }
+    assertEmpty(db, opts.db);
+    const write = createRowWriter(db);
+    let lineNo = 1;
+    let rows = 0;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      assertEmpty(db, opts.db); // checked again under the write lock
+      for (let next = await lines.next(); !next.done; next = await lines.next()) {
+        lineNo++;
+        if (next.value === '') continue;
+        const line = parseLine(next.value);
+        if (!line) throw new CliError(`${opts.file} line ${lineNo}: not a {"table", "row"} object`);
+        try {
+          write(line.table, line.row);
+        } catch (err) {
+          // A row the schema refuses (unknown column, constraint, unbindable value).
+          const refused =
+            err instanceof RowShapeError ||
+            err instanceof TypeError ||
+            err instanceof RangeError ||
+            typeof (err as { code?: unknown }).code === 'string';
+          if (!refused) throw err;
+          throw new CliError(`${opts.file} line ${lineNo}: ${(err as Error).message}`);
+        }
+        rows++;
+      }
+      db.exec('COMMIT');
+    } catch (err) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw err;
+    }
+    return `Imported ${rows} rows from ${opts.file} into ${opts.db}`;
+  } finally {
+    db.close();
+  }
+}
+
+function parseHeader(file: string, text: string | undefined): number {
+  let header: unknown;
+  try {
+    header = JSON.parse(text ?? '');
+  } catch {
+    // reported below
+  }
+  const h = header as { format?: unknown; version?: unknown; schema?: unknown } | undefined;
+  if (!h || h.format !== EXPORT_FORMAT) {
+    throw new CliError(`${file} is not a timetrack export (no ${EXPORT_FORMAT} header line)`);
+  }
+  if (h.version !== EXPORT_VERSION) {
+    throw new CliError(
+      `${file} is export format version ${String(h.version)}; this timetrack reads ${EXPORT_VERSION}`,
+    );
+  }
+  if (typeof h.schema !== 'number' || !Number.isInteger(h.schema)) {
+    throw new CliError(`${file} has no schema version in its header`);
+  }
+  return h.schema;
+}
+
+function parseLine(text: string): ExportLine | undefined {
+  try {
+    const line = JSON.parse(text) as Partial<ExportLine> | null;
+    const row = line?.row;
+    if (typeof line?.table !== 'string' || typeof row !== 'object' || !row || Array.isArray(row)) {
+      return undefined;
+    }
+    return line as ExportLine;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Import and migration write only into a database that holds nothing yet. */
+export function assertEmpty(db: Db, file: string): void {
+  const table = firstNonEmptyTable(db);
+  if (table !== undefined) {
+    throw new CliError(`${file} is not empty (table ${table} has rows); use a new database file`);
+  }
+}
