@@ -15,6 +15,8 @@ import { createProjectService, type ProjectService } from './projects/service';
 import { createProjectStore, type ProjectStore } from './projects/store';
 import { createRoleService, type RoleService } from './roles/service';
 import { createRoleStore, type RoleStore } from './roles/store';
+import { createTimeService, type TimeService } from './times/service';
+import { createTimeStore, type TimeStore } from './times/store';
 import { createUserService, type UserService } from './users/service';
 import { createUserStore, type UserStore } from './users/store';
 
@@ -34,6 +36,8 @@ export interface App {
   activities: ActivityService;
   projectStore: ProjectStore;
   projects: ProjectService;
+  timeStore: TimeStore;
+  times: TimeService;
 }
 
 export interface AppDeps {
@@ -60,6 +64,14 @@ export function createApp(deps: AppDeps): App {
   const activities = createActivityService(db, activityStore);
   const projectStore = createProjectStore(db);
   const projects = createProjectService(db, projectStore, userStore, activityStore);
+  const timeStore = createTimeStore(db);
+  const times = createTimeService({
+    db,
+    times: timeStore,
+    projects: projectStore,
+    activities: activityStore,
+    users: userStore,
+  });
   const login = createLoginService({
     modules: config.authModules,
     authenticators: {
@@ -83,5 +95,7 @@ export function createApp(deps: AppDeps): App {
     activities,
     projectStore,
     projects,
+    timeStore,
+    times,
   };
 }

@@ -3,6 +3,7 @@ import { activityHandlers as activities } from '../activities/routes';
 import { loginHandler } from '../auth/routes';
 import { projectHandlers as projects } from '../projects/routes';
 import { roleHandlers as roles } from '../roles/routes';
+import { timeHandlers as times } from '../times/routes';
 import { userHandlers as users } from '../users/routes';
 import type { Handler } from './context';
 import { sendJson } from './respond';
@@ -35,5 +36,11 @@ export function createRouter(): Router<Handler> {
     .post('/v0/activities', activities.create)
     .get('/v0/activities/:slug', activities.get)
     .post('/v0/activities/:slug', activities.update)
-    .delete('/v0/activities/:slug', activities.remove);
+    .delete('/v0/activities/:slug', activities.remove)
+
+    .get('/v0/times', times.list)
+    .post('/v0/times', times.create)
+    .get('/v0/times/:uuid', times.get)
+    .post('/v0/times/:uuid', times.update)
+    .delete('/v0/times/:uuid', times.remove);
 }

@@ -1,0 +1,285 @@
+// SQL of time entries: prepared once, rows mapped to API objects here and nowhere else.
+// A time's project is shown as all of its project's slugs and its activities as slugs,
+// both gathered by subqueries in the same statement (no query per row).
+import { formatDate } from '../dates';
+import type { Db } from '../db/open';
+import { projectSlugsSql as projectSlugs } from '../projects/store';
+
+/** The activity slugs of the current revision, as a JSON array. */
+const ACTIVITY_SLUGS = `(SELECT json_group_array(a.slug ORDER BY a.slug) FROM time_activities ta
+     JOIN activities a ON a.id = ta.activity_id WHERE ta.time_id = t.id)`;
+
+/** Earlier revisions, newest first, each an object with the fields of a time. */
+const PARENTS = `(SELECT json_group_array(json_object(
+       'uuid', t.uuid, 'revision', r.revision, 'duration', r.duration,
+       'user', (SELECT username FROM users WHERE id = r.user_id),
+       'project', json(${projectSlugs('r.project_id')}),
+       'activities', json((SELECT json_group_array(a.slug ORDER BY a.slug)
+         FROM json_each(r.activity_ids) j JOIN activities a ON a.id = j.value)),
+       'date_worked', r.date_worked, 'issue_uri', r.issue_uri, 'notes', r.notes,
+       'created_at', r.created_at, 'updated_at', r.updated_at, 'deleted_at', r.deleted_at
+     ) ORDER BY r.revision DESC) FROM time_revisions r WHERE r.time_id = t.id)`;
+
+/** What the API shows of a time (FROM times t). */
+const TIME_COLUMNS = `t.uuid, t.revision, t.duration,
+  (SELECT username FROM users WHERE id = t.user_id) AS user,
+  ${projectSlugs('t.project_id')} AS project, ${ACTIVITY_SLUGS} AS activities,
+  t.date_worked, t.issue_uri, t.notes, t.created_at, t.updated_at, t.deleted_at`;
+
+const columns = (withParents: boolean) =>
+  withParents ? `${TIME_COLUMNS}, ${PARENTS} AS parents` : TIME_COLUMNS;
+
+/** Lists are ordered by last change, then uuid (SPEC §6); index times_order. */
+export const TIME_ORDER = 'ORDER BY coalesce(t.updated_at, t.created_at), t.uuid';
+
+/** A time as the list and single queries return it. */
+export interface TimeRow {
+  uuid: string;
+  revision: number;
+  duration: number;
+  user: string;
+  /** JSON array of slugs */
+  project: string;
+  /** JSON array of slugs */
+  activities: string;
+  date_worked: string;
+  issue_uri: string | null;
+  notes: string | null;
+  created_at: number;
+  updated_at: number | null;
+  deleted_at: number | null;
+  /** JSON array of earlier revisions; only with include_revisions */
+  parents?: string;
+}
+
+/** A time with the ids the service decides on, and the viewer's role in its project. */
+export interface StoredTime extends TimeRow {
+  id: number;
+  user_id: number;
+  project_id: number;
+  /** JSON array of activity ids */
+  activity_ids: string;
+  viewer_member: number;
+  viewer_spectator: number;
+  viewer_manager: number;
+}
+
+interface TimeFields {
+  duration: number;
+  user: string;
+  project: string[];
+  activities: string[];
+  date_worked: string;
+  issue_uri: string | null;
+  notes: string | null;
+  created_at: number;
+  updated_at: number | null;
+  deleted_at: number | null;
+}
+
+function timeJson(uuid: string, revision: number, f: TimeFields) {
+  return {
+    uuid,
+    revision,
+    duration: f.duration,
+    user: f.user,
+    project: f.project,
+    activities: f.activities,
+    date_worked: f.date_worked,
+    issue_uri: f.issue_uri,
+    notes: f.notes,
+    created_at: formatDate(f.created_at),
+    updated_at: formatDate(f.updated_at),
+    deleted_at: formatDate(f.deleted_at),
+  };
+}
+
+type ParentFields = TimeFields & { uuid: string; revision: number };
+
+export function toTimeJson(row: TimeRow) {
+  const json = timeJson(row.uuid, row.revision, {
+    ...row,
+    project: JSON.parse(row.project) as string[],
+    activities: JSON.parse(row.activities) as string[],
+  });
+  if (row.parents === undefined) return json;
+  const parents = (JSON.parse(row.parents) as ParentFields[]).map((p) =>
+    timeJson(p.uuid, p.revision, p),
+  );
+  return { ...json, parents };
+}
+
+export interface TimeListFilters {
+  /** The caller: sees every time, or only their own and those of projects they watch. */
+  viewer: { id: number; seesAll: boolean };
+  userIds: readonly number[];
+  projectIds: readonly number[];
+  activityIds: readonly number[];
+  /** inclusive YYYY-MM-DD bounds on date_worked */
+  start?: string;
+  end?: string;
+  includeDeleted: boolean;
+  includeRevisions: boolean;
+}
+
+/**
+ * The list query of GET /times. Each filter adds a fixed SQL fragment with one bound
+ * parameter (repeated values travel as one JSON array), so every combination of
+ * filters is one SQL text, prepared once per reader connection.
+ */
+export function timeListQuery(f: TimeListFilters) {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, ...values: unknown[]) => {
+    where.push(sql);
+    params.push(...values);
+  };
+  if (!f.includeDeleted) where.push('t.deleted_at IS NULL');
+  if (f.userIds.length > 0) {
+    add('t.user_id IN (SELECT value FROM json_each(?))', JSON.stringify(f.userIds));
+  }
+  if (f.projectIds.length > 0) {
+    add('t.project_id IN (SELECT value FROM json_each(?))', JSON.stringify(f.projectIds));
+  }
+  if (f.activityIds.length > 0) {
+    add(
+      `EXISTS (SELECT 1 FROM time_activities ta WHERE ta.time_id = t.id
+        AND ta.activity_id IN (SELECT value FROM json_each(?)))`,
+      JSON.stringify(f.activityIds),
+    );
+  }
+  if (f.start !== undefined) add('t.date_worked >= ?', f.start);
+  if (f.end !== undefined) add('t.date_worked <= ?', f.end);
+  if (!f.viewer.seesAll) {
+    // SPEC §3: the owner and the project's managers and spectators (policy.canViewTime).
+    add(
+      `(t.user_id = ? OR t.project_id IN (SELECT project_id FROM project_users
+        WHERE user_id = ? AND (manager = 1 OR spectator = 1)))`,
+      f.viewer.id,
+      f.viewer.id,
+    );
+  }
+  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  return {
+    countSql: `SELECT count(*) FROM times t ${clause}`,
+    pageSql: `SELECT ${columns(f.includeRevisions)} FROM times t ${clause} ${TIME_ORDER} LIMIT ? OFFSET ?`,
+    params,
+  };
+}
+
+export interface NewTime {
+  uuid: string;
+  duration: number;
+  user_id: number;
+  project_id: number;
+  date_worked: string;
+  issue_uri: string | null;
+  notes: string | null;
+  created_at: number;
+  changed_by: number;
+}
+
+export interface TimeChanges {
+  id: number;
+  duration: number;
+  user_id: number;
+  project_id: number;
+  date_worked: string;
+  issue_uri: string | null;
+  notes: string | null;
+  updated_at: number;
+  changed_by: number;
+}
+
+export interface LiveProject {
+  id: number;
+  /** null also when the default activity has been deleted since */
+  default_activity_id: number | null;
+}
+
+export type TimeStore = ReturnType<typeof createTimeStore>;
+
+export function createTimeStore(db: Db) {
+  const byUuid = (withParents: boolean) =>
+    db.prepare(`SELECT t.id, t.user_id, t.project_id, ${columns(withParents)},
+        (SELECT json_group_array(activity_id ORDER BY activity_id) FROM time_activities
+          WHERE time_id = t.id) AS activity_ids,
+        coalesce(pu.member, 0) AS viewer_member, coalesce(pu.spectator, 0) AS viewer_spectator,
+        coalesce(pu.manager, 0) AS viewer_manager
+      FROM times t LEFT JOIN project_users pu ON pu.project_id = t.project_id AND pu.user_id = ?
+      WHERE t.uuid = ?`);
+  const byUuidPlain = byUuid(false);
+  const byUuidWithParents = byUuid(true);
+
+  const liveProjectBySlug = db.prepare(`SELECT p.id, da.id AS default_activity_id
+      FROM project_slugs s JOIN projects p ON p.id = s.project_id
+      LEFT JOIN activities da ON da.id = p.default_activity_id AND da.deleted_at IS NULL
+      WHERE s.slug = ? AND s.live = 1 AND p.deleted_at IS NULL`);
+  const projectIsLive = db
+    .prepare('SELECT EXISTS (SELECT 1 FROM projects WHERE id = ? AND deleted_at IS NULL)')
+    .pluck();
+  const liveActivityCount = db
+    .prepare(`SELECT count(*) FROM activities
+      WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL`)
+    .pluck();
+
+  const insert = db.prepare(`INSERT INTO times (uuid, revision, duration, user_id, project_id,
+      date_worked, issue_uri, notes, created_at, changed_by)
+    VALUES (@uuid, 1, @duration, @user_id, @project_id, @date_worked, @issue_uri, @notes,
+      @created_at, @changed_by)`);
+  const addActivity = db.prepare(
+    'INSERT OR IGNORE INTO time_activities (time_id, activity_id) VALUES (?, ?)',
+  );
+  const clearActivities = db.prepare('DELETE FROM time_activities WHERE time_id = ?');
+  // The current state becomes history exactly as it is, activities included.
+  const archive = db.prepare(`INSERT INTO time_revisions (time_id, revision, duration, user_id,
+      project_id, date_worked, issue_uri, notes, activity_ids, created_at, updated_at,
+      deleted_at, changed_by)
+    SELECT t.id, t.revision, t.duration, t.user_id, t.project_id, t.date_worked, t.issue_uri,
+      t.notes, (SELECT json_group_array(activity_id ORDER BY activity_id) FROM time_activities
+        WHERE time_id = t.id),
+      t.created_at, t.updated_at, t.deleted_at, t.changed_by
+    FROM times t WHERE t.id = ?`);
+  const update = db.prepare(`UPDATE times SET revision = revision + 1, duration = @duration,
+      user_id = @user_id, project_id = @project_id, date_worked = @date_worked,
+      issue_uri = @issue_uri, notes = @notes, updated_at = @updated_at, deleted_at = NULL,
+      changed_by = @changed_by
+    WHERE id = @id`);
+  const softDelete = db.prepare(
+    'UPDATE times SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL',
+  );
+
+  const replaceActivities = (timeId: number, activityIds: readonly number[]) => {
+    clearActivities.run(timeId);
+    for (const activityId of activityIds) addActivity.run(timeId, activityId);
+  };
+
+  return {
+    /** Any time with that uuid, deleted ones included, with viewerId's role in its project. */
+    findByUuid(uuid: string, viewerId: number, withParents = false): StoredTime | undefined {
+      const stmt = withParents ? byUuidWithParents : byUuidPlain;
+      return stmt.get(viewerId, uuid) as StoredTime | undefined;
+    },
+
+    findLiveProject: (slug: string) => liveProjectBySlug.get(slug) as LiveProject | undefined,
+
+    isProjectLive: (projectId: number) => projectIsLive.get(projectId) === 1,
+
+    areActivitiesLive: (activityIds: readonly number[]) =>
+      liveActivityCount.get(JSON.stringify(activityIds)) === new Set(activityIds).size,
+
+    insert(time: NewTime, activityIds: readonly number[]): void {
+      const id = Number(insert.run(time).lastInsertRowid);
+      replaceActivities(id, activityIds);
+    },
+
+    /** Keeps the current state as a revision, then writes the next one (live again). */
+    update(changes: TimeChanges, activityIds: readonly number[] | undefined): void {
+      archive.run(changes.id);
+      update.run(changes);
+      if (activityIds) replaceActivities(changes.id, activityIds);
+    },
+
+    softDelete: (id: number, now: number) => softDelete.run(now, id).changes === 1,
+  };
+}
