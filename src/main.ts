@@ -1,8 +1,12 @@
 // The `timetrack` command line (SPEC §8.1). Exit codes: 0 success, 1 a user error
 // (one line on stderr), 2 bad usage.
 import yargs, { type Argv } from 'yargs';
+import { backupCommand } from './admin/backup';
+import { checkCommand } from './admin/check';
 import { CliError } from './admin/cli';
 import { createUserCommand, setPasswordCommand } from './admin/create-user';
+import { exportCommand } from './admin/export';
+import { importCommand } from './admin/import';
 import { ConfigError, loadConfig, SETTINGS } from './config';
 import { SchemaTooNewError } from './db/migrate';
 import { version } from './embedded';
@@ -112,6 +116,46 @@ function adminCommands(y: Argv) {
             passwordStdin: a['password-stdin'],
           }),
         );
+      },
+    )
+    .command(
+      'backup <file>',
+      'write a consistent copy of the database, also while the server runs',
+      (c) =>
+        c
+          .positional('file', { type: 'string', demandOption: true, describe: 'a new file' })
+          .option('db', dbOption)
+          .example('$0 admin backup /backups/timetrack-$(date +%F).db', ''),
+      async (a) => {
+        say(backupCommand({ db: a.db, file: a.file }));
+      },
+    )
+    .command(
+      'export',
+      'write the whole instance as JSON lines (includes password hashes and the signing key)',
+      (c) =>
+        c
+          .option('db', dbOption)
+          .option('output', { type: 'string', describe: 'a new file (default: stdout)' }),
+      async (a) => {
+        const done = await exportCommand({ db: a.db, output: a.output });
+        if (done) say(done);
+      },
+    )
+    .command(
+      'import <file>',
+      'load an export into an empty database',
+      (c) => c.positional('file', { type: 'string', demandOption: true }).option('db', dbOption),
+      async (a) => {
+        say(await importCommand({ db: a.db, file: a.file }));
+      },
+    )
+    .command(
+      'check',
+      'check the database: SQLite integrity, foreign keys, revision chains, live slugs',
+      (c) => c.option('db', dbOption),
+      async (a) => {
+        say(checkCommand({ db: a.db }, say));
       },
     )
     .demandCommand(1, 'name an admin command');
