@@ -134,6 +134,9 @@ function slapdConf(dir: string, dbDir: string): string {
     .filter((d) => existsSync(join(d, 'back_mdb.so')))
     .at(0);
   return `${['core', 'cosine', 'inetorgperson'].map((s) => `include ${schemaDir}/${s}.schema`).join('\n')}
+# Like many directories (Active Directory among them), accept a DN with an empty
+# password as an anonymous bind: the client must refuse empty passwords itself.
+allow bind_anon_dn
 pidfile ${dir}/slapd.pid
 argsfile ${dir}/slapd.args
 ${moduleDir ? `modulepath ${moduleDir}\nmoduleload back_mdb` : ''}
