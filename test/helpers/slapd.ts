@@ -3,7 +3,7 @@
 // port as the current user (no system service, no root-only paths).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { tempDir } from './server';
@@ -62,9 +62,10 @@ export const INSTALL_HINT =
 
 /** Starts slapd seeded with PEOPLE and READER; call stop() when done. */
 export async function startSlapd(): Promise<Slapd> {
-  const bins = findSlapd();
-  if (!bins) throw new Error(INSTALL_HINT);
+  const found = findSlapd();
+  if (!found) throw new Error(INSTALL_HINT);
   const dir = tempDir('timetrack-slapd-');
+  const bins = unconfined(found, dir);
   const dbDir = join(dir, 'db');
   mkdirSync(dbDir);
   const conf = join(dir, 'slapd.conf');
@@ -117,6 +118,22 @@ export async function startSlapd(): Promise<Slapd> {
     pause: () => child?.kill('SIGSTOP'),
     resume: () => child?.kill('SIGCONT'),
   };
+}
+
+/**
+ * Ubuntu's AppArmor profile for /usr/sbin/slapd forbids reading a config in a temporary
+ * directory. Profiles attach by path, so a copy of the binary runs unconfined; slapd
+ * and slapadd are one program that acts on its own name.
+ */
+function unconfined(bins: { slapd: string; slapadd: string }, dir: string) {
+  if (!existsSync('/etc/apparmor.d/usr.sbin.slapd')) return bins;
+  const copy = (from: string, name: string) => {
+    const to = join(dir, name);
+    copyFileSync(from, to);
+    chmodSync(to, 0o755);
+    return to;
+  };
+  return { slapd: copy(bins.slapd, 'slapd'), slapadd: copy(bins.slapadd, 'slapadd') };
 }
 
 function slapdConf(dir: string, dbDir: string): string {
