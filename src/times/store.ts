@@ -152,9 +152,15 @@ export function timeListQuery(f: TimeListFilters) {
   if (f.end !== undefined) add('t.date_worked <= ?', f.end);
   if (!f.viewer.seesAll) {
     // SPEC §3: the owner and the project's managers and spectators (policy.canViewTime).
+    // With a user or project filter, that filter's index must drive the query, so the
+    // visibility test is written to be checked per row (`+`, EXISTS), not as an index OR.
     add(
-      `(t.user_id = ? OR t.project_id IN (SELECT project_id FROM project_users
-        WHERE user_id = ? AND (manager = 1 OR spectator = 1)))`,
+      f.userIds.length > 0 || f.projectIds.length > 0
+        ? `(+t.user_id = ? OR EXISTS (SELECT 1 FROM project_users pu
+            WHERE pu.project_id = t.project_id AND pu.user_id = ?
+              AND (pu.manager = 1 OR pu.spectator = 1)))`
+        : `(t.user_id = ? OR t.project_id IN (SELECT project_id FROM project_users
+            WHERE user_id = ? AND (manager = 1 OR spectator = 1)))`,
       f.viewer.id,
       f.viewer.id,
     );
@@ -199,17 +205,22 @@ export interface LiveProject {
 
 export type TimeStore = ReturnType<typeof createTimeStore>;
 
+/**
+ * One time by uuid (parameters: viewer id, uuid) with what the service decides on: ids,
+ * activity ids and the viewer's role in the time's project, in one indexed lookup.
+ */
+export const timeByUuidSql = (withParents: boolean) =>
+  `SELECT t.id, t.user_id, t.project_id, ${columns(withParents)},
+    (SELECT json_group_array(activity_id ORDER BY activity_id) FROM time_activities
+      WHERE time_id = t.id) AS activity_ids,
+    coalesce(pu.member, 0) AS viewer_member, coalesce(pu.spectator, 0) AS viewer_spectator,
+    coalesce(pu.manager, 0) AS viewer_manager
+  FROM times t LEFT JOIN project_users pu ON pu.project_id = t.project_id AND pu.user_id = ?
+  WHERE t.uuid = ?`;
+
 export function createTimeStore(db: Db) {
-  const byUuid = (withParents: boolean) =>
-    db.prepare(`SELECT t.id, t.user_id, t.project_id, ${columns(withParents)},
-        (SELECT json_group_array(activity_id ORDER BY activity_id) FROM time_activities
-          WHERE time_id = t.id) AS activity_ids,
-        coalesce(pu.member, 0) AS viewer_member, coalesce(pu.spectator, 0) AS viewer_spectator,
-        coalesce(pu.manager, 0) AS viewer_manager
-      FROM times t LEFT JOIN project_users pu ON pu.project_id = t.project_id AND pu.user_id = ?
-      WHERE t.uuid = ?`);
-  const byUuidPlain = byUuid(false);
-  const byUuidWithParents = byUuid(true);
+  const byUuidPlain = db.prepare(timeByUuidSql(false));
+  const byUuidWithParents = db.prepare(timeByUuidSql(true));
 
   const liveProjectBySlug = db.prepare(`SELECT p.id, da.id AS default_activity_id
       FROM project_slugs s JOIN projects p ON p.id = s.project_id

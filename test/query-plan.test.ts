@@ -1,0 +1,111 @@
+// The common time queries are index lookups (issue 5): EXPLAIN QUERY PLAN on the exact
+// SQL the store builds, on a fresh database and on one with data and statistics.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { migrate } from '../src/db/migrate';
+import { type Db, openDatabase } from '../src/db/open';
+import { type TimeListFilters, timeByUuidSql, timeListQuery } from '../src/times/store';
+import { tempDir } from './helpers/server';
+
+const ADMIN_VIEW = { id: 1, seesAll: true };
+const PLAIN_VIEW = { id: 3, seesAll: false };
+const NO_FILTERS: TimeListFilters = {
+  viewer: ADMIN_VIEW,
+  userIds: [],
+  projectIds: [],
+  activityIds: [],
+  includeDeleted: false,
+  includeRevisions: false,
+};
+const MONTH = { start: '2024-01-01', end: '2024-01-31' };
+
+/** Rows of numbers 1..n, for filling tables in SQL. */
+const series = (n: number) =>
+  `(WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < ${n}) SELECT n FROM g)`;
+
+function freshDb(): Db {
+  const db = openDatabase(join(tempDir(), 'plan.db'));
+  migrate(db);
+  return db;
+}
+
+/** 50 users, 200 projects, 30 activities, 20,000 times over three years, then ANALYZE. */
+function filledDb(): Db {
+  const db = freshDb();
+  db.exec(`INSERT INTO users (username, created_at) SELECT 'u' || n, 0 FROM ${series(50)};
+    INSERT INTO projects (uuid, revision, name, created_at)
+      SELECT 'p' || n, 1, 'p', 0 FROM ${series(200)};
+    INSERT INTO project_users SELECT n, 3, 0, 1, 0 FROM ${series(20)};
+    INSERT INTO activities (uuid, revision, name, slug, created_at)
+      SELECT 'a' || n, 1, 'a', 'a' || n, 0 FROM ${series(30)};
+    INSERT INTO times (uuid, revision, duration, user_id, project_id, date_worked, created_at)
+      SELECT lower(hex(randomblob(16))), 1, 60, 1 + n % 50, 1 + n % 200,
+        date('2022-01-01', '+' || (n % 1095) || ' days'), n FROM ${series(20_000)};
+    INSERT INTO time_activities SELECT id, 1 + id % 30 FROM times;
+    ANALYZE;`);
+  return db;
+}
+
+function plan(db: Db, sql: string, params: readonly unknown[]): string {
+  const rows = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
+  return rows.map((r) => r.detail).join('\n');
+}
+
+/** The plans of the count and the page query of a list. */
+function listPlans(db: Db, filters: TimeListFilters) {
+  const q = timeListQuery(filters);
+  return {
+    count: plan(db, q.countSql, q.params),
+    page: plan(db, q.pageSql, [...q.params, -1, 0]),
+  };
+}
+
+for (const [name, open] of [
+  ['a fresh database', freshDb],
+  ['a database with data and statistics', filledDb],
+] as const) {
+  describe(`time query plans on ${name}`, () => {
+    const db = open();
+
+    it("reads one user's month through times_user_date, for any viewer", () => {
+      for (const viewer of [ADMIN_VIEW, PLAIN_VIEW]) {
+        const plans = listPlans(db, { ...NO_FILTERS, viewer, userIds: [3], ...MONTH });
+        for (const p of [plans.count, plans.page]) {
+          assert.match(
+            p,
+            /SEARCH t USING (COVERING )?INDEX times_user_date \(user_id=\? AND date_worked>\? AND date_worked<\?\)/,
+          );
+          assert.doesNotMatch(p, /SCAN t\b/);
+        }
+      }
+    });
+
+    it("reads one project's month through times_project_date, for any viewer", () => {
+      for (const viewer of [ADMIN_VIEW, PLAIN_VIEW]) {
+        const plans = listPlans(db, { ...NO_FILTERS, viewer, projectIds: [5], ...MONTH });
+        for (const p of [plans.count, plans.page]) {
+          assert.match(
+            p,
+            /SEARCH t USING (COVERING )?INDEX times_project_date \(project_id=\? AND date_worked>\? AND date_worked<\?\)/,
+          );
+          assert.doesNotMatch(p, /SCAN t\b/);
+        }
+      }
+    });
+
+    it('streams the whole list in times_order without sorting', () => {
+      const { page } = listPlans(db, NO_FILTERS);
+      assert.match(page, /SCAN t USING (COVERING )?INDEX times_order/);
+      assert.doesNotMatch(page, /TEMP B-TREE FOR ORDER BY/);
+    });
+
+    it('finds one time by its uuid through the unique index', () => {
+      for (const withParents of [false, true]) {
+        const p = plan(db, timeByUuidSql(withParents), [1, 'x']);
+        assert.match(p, /SEARCH t USING INDEX sqlite_autoindex_times_1 \(uuid=\?\)/);
+        assert.doesNotMatch(p, /SCAN t\b/);
+      }
+    });
+  });
+}
