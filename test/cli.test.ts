@@ -1,0 +1,267 @@
+// The `timetrack` command line (SPEC §2.5, §8.1), run from source as child processes:
+// exit codes, admin create-user / set-password (also while a server runs), serve's
+// first administrator and its graceful stop.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { SETTINGS } from '../src/config';
+import { createApi } from './helpers/api';
+import { startTestServer, type TestServer, tempDir } from './helpers/server';
+
+const ROOT = join(__dirname, '..');
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment of a child: ours without any setting that would change its defaults. */
+function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('TIMETRACK_') && !['PORT', 'HOST', 'LOG_LEVEL'].includes(key)) {
+      env[key] = value;
+    }
+  }
+  return { ...env, ...extra };
+}
+
+function start(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: ROOT,
+    env: childEnv(env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs `timetrack <args>` to its end, with `input` on stdin. */
+function run(args: string[], options: { env?: Record<string, string>; input?: string } = {}) {
+  return new Promise<Result>((resolve, reject) => {
+    const child = start(args, options.env);
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr?.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin?.end(options.input ?? '');
+  });
+}
+
+/** Asserts a user error: exit 1 and exactly one line on stderr, no stack trace. */
+function assertUserError(res: Result, pattern: RegExp) {
+  assert.equal(res.code, 1, res.stderr);
+  assert.match(res.stderr, pattern);
+  assert.equal(res.stderr.trimEnd().split('\n').length, 1, res.stderr);
+  assert.doesNotMatch(res.stderr, /\n\s+at /);
+}
+
+describe('timetrack admin', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  const canLogIn = async (username: string, password: string) => {
+    const token = await server.api.login(username, password);
+    return (await server.api.get(`/users/${username}`, token)).body as Record<string, unknown>;
+  };
+
+  it('creates a user from --password-stdin while the server runs on the same file', async () => {
+    const res = await run(
+      [
+        'admin',
+        'create-user',
+        'Carol',
+        '--db',
+        server.dbFile,
+        '--site-manager',
+        '--display-name',
+        'Carol C',
+        '--email',
+        'carol@example.com',
+        '--password-stdin',
+      ],
+      { input: 'first line is the password\nsecond line is ignored\n' },
+    );
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.stdout, `Created user 'Carol' (site manager) in ${server.dbFile}\n`);
+    const user = await canLogIn('carol', 'first line is the password');
+    assert.equal(user.username, 'Carol');
+    assert.equal(user.display_name, 'Carol C');
+    assert.equal(user.email, 'carol@example.com');
+    assert.equal(user.site_manager, true);
+    assert.equal(user.site_admin, false);
+  });
+
+  it('takes the password without its CRLF line ending', async () => {
+    const res = await run(
+      ['admin', 'create-user', 'dave', '--db', server.dbFile, '--password-stdin'],
+      { input: 'windows-pass\r\n' },
+    );
+    assert.equal(res.code, 0, res.stderr);
+    await canLogIn('dave', 'windows-pass');
+  });
+
+  it('takes the password from TIMETRACK_ADMIN_PASSWORD', async () => {
+    const res = await run(['admin', 'create-user', 'erin', '--db', server.dbFile, '--site-admin'], {
+      env: { TIMETRACK_ADMIN_PASSWORD: 'from-the-environment' },
+    });
+    assert.equal(res.code, 0, res.stderr);
+    const user = await canLogIn('erin', 'from-the-environment');
+    assert.equal(user.site_admin, true);
+  });
+
+  it('takes --db from TIMETRACK_DB', async () => {
+    const res = await run(['admin', 'create-user', 'frank', '--password-stdin'], {
+      env: { TIMETRACK_DB: server.dbFile },
+      input: 'env-db-pass',
+    });
+    assert.equal(res.code, 0, res.stderr);
+    await canLogIn('frank', 'env-db-pass');
+  });
+
+  it('refuses an existing username in any case: exit 1, one line', async () => {
+    const res = await run(
+      ['admin', 'create-user', 'ADMIN', '--db', server.dbFile, '--password-stdin'],
+      {
+        input: 'whatever',
+      },
+    );
+    assertUserError(res, /^timetrack: user 'ADMIN' already exists\n$/);
+  });
+
+  it('refuses an invalid username and a missing password: exit 1, one line', async () => {
+    for (const username of ['bad name', 'org-roles']) {
+      const res = await run(['admin', 'create-user', username, '--db', server.dbFile], {
+        env: { TIMETRACK_ADMIN_PASSWORD: 'x-password' },
+      });
+      assertUserError(res, /is not a valid username/);
+    }
+    const none = await run(['admin', 'create-user', 'nopass', '--db', server.dbFile]);
+    assertUserError(none, /no password given/);
+    const empty = await run(
+      ['admin', 'create-user', 'nopass', '--db', server.dbFile, '--password-stdin'],
+      {
+        input: '\n',
+      },
+    );
+    assertUserError(empty, /may not be empty/);
+    assert.equal((await server.api.get('/users/nopass', server.adminToken)).status, 404);
+  });
+
+  it('resets a password with set-password; the old one stops working', async () => {
+    const res = await run(
+      ['admin', 'set-password', 'DAVE', '--db', server.dbFile, '--password-stdin'],
+      {
+        input: 'a-brand-new-one\n',
+      },
+    );
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.stdout, "Set the password of 'dave'\n");
+    await canLogIn('dave', 'a-brand-new-one');
+    await assert.rejects(server.api.login('dave', 'windows-pass'));
+    const unknown = await run(['admin', 'set-password', 'nobody', '--db', server.dbFile], {
+      env: { TIMETRACK_ADMIN_PASSWORD: 'x' },
+    });
+    assertUserError(unknown, /^timetrack: no user 'nobody'\n$/);
+  });
+
+  it('answers bad usage with exit 2', async () => {
+    for (const args of [
+      ['admin', 'no-such-command'],
+      ['no-such-command'],
+      ['admin', 'create-user', 'x', '--no-such-option'],
+      ['admin', 'create-user'],
+      [],
+    ]) {
+      const res = await run(args);
+      assert.equal(res.code, 2, `${args.join(' ')}: ${res.stderr}`);
+      assert.doesNotMatch(res.stderr, /\n\s+at /);
+    }
+  });
+});
+
+describe('timetrack --version and --help', () => {
+  it('prints the version and the commit', async () => {
+    const res = await run(['--version']);
+    assert.equal(res.code, 0);
+    assert.match(res.stdout, /^\d+\.\d+\.\d+ \((\w+)\)\n$/);
+  });
+
+  it('lists every setting of serve in serve --help', async () => {
+    const res = await run(['serve', '--help']);
+    assert.equal(res.code, 0);
+    for (const s of SETTINGS) {
+      if (!('envOnly' in s && s.envOnly)) assert.ok(res.stdout.includes(`--${s.flag}`), s.flag);
+      assert.ok(res.stdout.includes(s.env), s.env);
+    }
+  });
+
+  it('refuses a bad setting with exit 1 and one line', async () => {
+    const dir = tempDir();
+    const res = await run(['serve', '--port', 'eighty', '--db', join(dir, 'x.db')]);
+    assertUserError(res, /--port must be a whole number/);
+  });
+});
+
+describe('timetrack serve', () => {
+  it('creates the first admin on an empty database, prints the password once, stops cleanly', async () => {
+    const dir = tempDir();
+    const dbFile = join(dir, 'fresh.db');
+    const child = start(['serve', '--port', '0', '--db', dbFile]);
+    let stdout = '';
+    let stderr = '';
+    child.stderr?.on('data', (d) => {
+      stderr += d;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout?.on('data', (d) => {
+        stdout += d;
+        const match = /"msg":"listening","url":"([^"]+)"/.exec(stdout);
+        if (match?.[1]) resolve(match[1]);
+      });
+      child.on('close', () => reject(new Error(`serve exited: ${stderr}`)));
+    });
+    try {
+      const match = /administrator 'admin' with password (\S+) \(shown only this once\)/.exec(
+        stderr,
+      );
+      assert.ok(match?.[1], stderr);
+      assert.match(stderr, /Log in with: curl/);
+      const api = createApi(url);
+      const token = await api.login('admin', match[1]);
+      const me = await api.get('/users/admin', token);
+      assert.equal(me.body.site_admin, true);
+      const created = await api.post('/users', token, { username: 'written-before-stop' });
+      assert.equal(created.status, 200);
+      assert.ok(!stdout.includes(match[1]), 'the password is not in the logs');
+      assert.ok(!stdout.includes(token), 'the token is not in the logs');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    assert.equal(await exited, 0, stderr);
+    assert.ok(!existsSync(`${dbFile}-wal`) || statSync(`${dbFile}-wal`).size === 0, 'WAL folded');
+
+    // The .db file alone holds everything written before the stop.
+    const copy = join(dir, 'copy.db');
+    copyFileSync(dbFile, copy);
+    const db = new Database(copy, { readonly: true });
+    try {
+      const names = db.prepare('SELECT username FROM users ORDER BY id').pluck().all();
+      assert.deepEqual(names, ['admin', 'written-before-stop']);
+    } finally {
+      db.close();
+    }
+  });
+});
