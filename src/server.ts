@@ -19,16 +19,49 @@ import { endpointMethodNotAllowed, endpointNotFound, type Router } from './http/
 import { createRouter as createRoutes } from './http/routes';
 import { createLogger, type Logger } from './log';
 
-export function createHttpServer(app: App): Server {
+/** How long slow clients may take; fixed for `serve`, shortened by tests. */
+export interface ServerTimeouts {
+  headersMs: number;
+  requestMs: number;
+  keepAliveMs: number;
+  /** How often Node looks for connections past headersMs/requestMs. */
+  checkIntervalMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: ServerTimeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+  checkIntervalMs: 1_000,
+};
+
+export function createHttpServer(app: App, timeouts: ServerTimeouts = DEFAULT_TIMEOUTS): Server {
   const router = createRoutes();
-  const server = createServer((req, res) => {
-    void handle(app, router, req, res);
-  });
   // Slow clients must not hold connections forever (slow-loris).
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
+    (req, res) => {
+      void handle(app, router, req, res);
+    },
+  );
   return server;
+}
+
+/**
+ * The request target as a URL. Always read as a path: `new URL('//x', base)` would take
+ * `x` for a host and throws on `//[` — outside the error path, that crashed the process.
+ */
+function requestUrl(target: string | undefined): URL {
+  try {
+    return new URL(`http://localhost${target?.startsWith('/') ? target : `/${target ?? ''}`}`);
+  } catch {
+    return new URL('http://localhost/');
+  }
 }
 
 async function handle(
@@ -38,7 +71,7 @@ async function handle(
   res: ServerResponse,
 ) {
   const started = performance.now();
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const url = requestUrl(req.url);
   const ctx: Ctx = { req, res, url, query: url.searchParams, params: {}, app };
   try {
     applyCors(req, res, app.config.corsOrigins);
@@ -83,6 +116,8 @@ export interface StartOptions {
   log?: Logger;
   /** Where the first admin's generated password is announced. */
   announce?: (line: string) => void;
+  /** Internal: tests shorten the slow-client timeouts; `serve` keeps the defaults. */
+  timeouts?: ServerTimeouts;
 }
 
 /** Opens and migrates the database, creates the first admin if needed, listens. */
@@ -98,7 +133,7 @@ export async function startServer(
   const readers = createReaderPool(config.db);
   const app = createApp({ config, log, db, readers, passwords, secretKey });
   await ensureFirstAdmin(app, options.announce ?? ((line) => process.stderr.write(`${line}\n`)));
-  const server = createHttpServer(app);
+  const server = createHttpServer(app, options.timeouts);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

@@ -17,10 +17,44 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
     if (size > MAX_BODY_BYTES) throw bodyTooLarge();
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  let text: string;
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    text = utf8.decode(Buffer.concat(chunks));
+    value = JSON.parse(text);
   } catch {
     throw invalidJson();
   }
+  if (SURROGATE_ESCAPE.test(text) && hasLoneSurrogate(value)) throw invalidJson();
+  return value;
+}
+
+// JSON must be UTF-8 (RFC 8259 §8.1): invalid bytes are refused, not silently replaced.
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+// Raw UTF-8 cannot encode a lone surrogate: only a `\uD800`-style escape can.
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Whether a string or key holds a lone surrogate (`"\ud800"`): I-JSON (RFC 7493) forbids
+ * them and SQLite's UTF-8 would silently store U+FFFD instead, so what is stored would
+ * differ from what was sent. Iterative, because bodies may nest thousands of levels.
+ */
+function hasLoneSurrogate(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        if (LONE_SURROGATE.test(key)) return true;
+        stack.push(item);
+      }
+    }
+  }
+  return false;
 }

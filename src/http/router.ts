@@ -34,6 +34,11 @@ export class Router<H> {
     return this;
   }
 
+  /** Every route's method and pattern, in the order added (tests walk every endpoint). */
+  list(): { method: string; pattern: string }[] {
+    return this.routes.map(({ method, pattern }) => ({ method, pattern }));
+  }
+
   match(method: string, path: string): Match<H> {
     const parts = path.split('/').slice(1);
     if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop(); // tolerate a trailing slash
