@@ -1,0 +1,266 @@
+// Pagination of every list endpoint (SPEC §6): limit/skip, no default limit unless
+// TIMETRACK_DEFAULT_LIMIT sets one, X-Total-Count, Link rel="next", a stable order across
+// pages; and a 50,000-entry list streamed complete and in order.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { openDatabase } from '../src/db/open';
+import type { Reply } from './helpers/api';
+import { badQueryBody } from './helpers/errors';
+import { createUser, uniqueSlug } from './helpers/factories';
+import { ADMIN, startTestServer, type TestServer } from './helpers/server';
+
+const LISTS = ['/users', '/users/org-roles', '/projects', '/activities', '/times'] as const;
+
+/** The identity of a list item, whatever the resource. */
+const keyOf = (item: Record<string, unknown>) => String(item.uuid ?? item.username ?? item.slug);
+const keys = (res: Reply) => (res.body as Record<string, unknown>[]).map(keyOf);
+
+/** Five of each resource, made through the API; the admin logs time on one project. */
+async function seed(server: TestServer) {
+  const token = server.adminToken;
+  const activity = uniqueSlug('act');
+  const project = uniqueSlug('proj');
+  const ok = (res: Reply) => assert.equal(res.status, 200, res.text);
+  ok(await server.api.post('/activities', token, { name: 'Activity', slug: activity }));
+  ok(
+    await server.api.post('/projects', token, {
+      name: 'Project',
+      slugs: [project],
+      default_activity: activity,
+      users: { [ADMIN.username]: { member: true } },
+    }),
+  );
+  for (let i = 0; i < 5; i++) {
+    await createUser(server);
+    ok(
+      await server.api.post('/users/org-roles', token, {
+        name: `Role ${i}`,
+        slug: uniqueSlug('r'),
+      }),
+    );
+    ok(await server.api.post('/activities', token, { name: `A ${i}`, slug: uniqueSlug('a') }));
+    ok(await server.api.post('/projects', token, { name: `P ${i}`, slugs: [uniqueSlug('p')] }));
+    ok(
+      await server.api.post('/times', token, {
+        duration: 60 * (i + 1),
+        user: ADMIN.username,
+        project,
+        date_worked: `2024-03-0${i + 1}`,
+      }),
+    );
+  }
+  return { project, activity };
+}
+
+/** Follows rel="next" links from `first` (with the token as a Bearer header). */
+async function followPages(server: TestServer, first: Reply) {
+  const pages = [first];
+  let link = first.headers.get('link');
+  while (link) {
+    const match = /^<([^>]+)>; rel="next"$/.exec(link);
+    assert.ok(match, `malformed Link header ${link}`);
+    const res = await server.api.raw(match[1]!, {
+      headers: { Authorization: `Bearer ${server.adminToken}` },
+    });
+    assert.equal(res.status, 200, res.text);
+    pages.push(res);
+    link = res.headers.get('link');
+    assert.ok(pages.length < 100, 'Link headers do not end');
+  }
+  return pages;
+}
+
+describe('pagination', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+    await seed(server);
+  });
+  after(() => server.close());
+
+  it('returns whole lists by default, with X-Total-Count and no Link', async () => {
+    for (const path of LISTS) {
+      const res = await server.api.get(path, server.adminToken);
+      assert.equal(res.status, 200, `${path}: ${res.text}`);
+      assert.ok(res.body.length >= 5, path);
+      assert.equal(res.headers.get('x-total-count'), String(res.body.length), path);
+      assert.equal(res.headers.get('link'), null, path);
+    }
+  });
+
+  it('pages with limit and skip in the same order as the whole list', async () => {
+    for (const path of LISTS) {
+      const whole = keys(await server.api.get(path, server.adminToken));
+      const page = await server.api.get(path, server.adminToken, { limit: 2, skip: 1 });
+      assert.deepEqual(keys(page), whole.slice(1, 3), path);
+      assert.equal(page.headers.get('x-total-count'), String(whole.length), path);
+    }
+  });
+
+  it('links each page to the next until the list is exhausted', async () => {
+    for (const path of LISTS) {
+      const whole = keys(await server.api.get(path, server.adminToken));
+      const first = await server.api.get(path, server.adminToken, { limit: 2 });
+      const pages = await followPages(server, first);
+      assert.equal(pages.length, Math.ceil(whole.length / 2), path);
+      assert.deepEqual(pages.flatMap(keys), whole, path);
+      for (const p of pages) assert.equal(p.headers.get('x-total-count'), String(whole.length));
+      assert.equal(pages.at(-1)!.headers.get('link'), null);
+    }
+  });
+
+  it('keeps the other parameters in the Link and never the token', async () => {
+    const res = await server.api.get('/times', server.adminToken, {
+      limit: 1,
+      start: '2024-03-01',
+      include_revisions: 'true',
+    });
+    const link = res.headers.get('link') ?? '';
+    assert.match(link, /^<\/v0\/times\?/);
+    assert.match(link, /start=2024-03-01/);
+    assert.match(link, /include_revisions=true/);
+    assert.match(link, /skip=1/);
+    assert.match(link, /limit=1/);
+    assert.doesNotMatch(link, /token=/);
+  });
+
+  it('answers [] past the end, with the total', async () => {
+    const res = await server.api.get('/users', server.adminToken, { skip: 10_000 });
+    assert.deepEqual(res.body, []);
+    assert.ok(Number(res.headers.get('x-total-count')) >= 6);
+    assert.equal(res.headers.get('link'), null);
+  });
+
+  it('takes limit=0 as no limit and the first occurrence of each parameter', async () => {
+    const whole = keys(await server.api.get('/activities', server.adminToken));
+    assert.deepEqual(
+      keys(await server.api.get('/activities', server.adminToken, { limit: 0 })),
+      whole,
+    );
+    const res = await server.api.get('/activities', server.adminToken, {
+      limit: [1, 5],
+      skip: [2, 0],
+    });
+    assert.deepEqual(keys(res), whole.slice(2, 3));
+  });
+
+  it('orders by the last change, so an updated object moves to the end', async () => {
+    const before = keys(await server.api.get('/users', server.adminToken));
+    const first = before.find((u) => u !== ADMIN.username)!;
+    const res = await server.api.post(`/users/${first}`, server.adminToken, { meta: 'changed' });
+    assert.equal(res.status, 200, res.text);
+    const after = keys(await server.api.get('/users', server.adminToken));
+    assert.deepEqual(after, [...before.filter((u) => u !== first), first]);
+  });
+
+  it('refuses malformed limit and skip values with Bad Query Value', async () => {
+    for (const key of ['limit', 'skip']) {
+      for (const value of ['-1', 'abc', '1.5', '1e3', '', ' 2', '0x10']) {
+        for (const path of LISTS) {
+          const res = await server.api.get(path, server.adminToken, { [key]: value });
+          assert.deepEqual(res.body, badQueryBody(key, value), `${path}?${key}=${value}`);
+          assert.equal(res.status, 400);
+        }
+      }
+    }
+  });
+});
+
+describe('TIMETRACK_DEFAULT_LIMIT', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ env: { TIMETRACK_DEFAULT_LIMIT: '2' } });
+    await seed(server);
+  });
+  after(() => server.close());
+
+  it('sets the default page size of every list, with a Link to the rest', async () => {
+    for (const path of LISTS) {
+      const res = await server.api.get(path, server.adminToken);
+      assert.equal(res.body.length, 2, path);
+      const total = Number(res.headers.get('x-total-count'));
+      assert.ok(total >= 5, path);
+      assert.match(res.headers.get('link') ?? '', /skip=2&limit=2>; rel="next"$/, path);
+      const pages = await followPages(server, res);
+      assert.equal(pages.flatMap(keys).length, total, path);
+    }
+  });
+
+  it('still answers the whole list to limit=0 and any other size asked for', async () => {
+    for (const path of LISTS) {
+      const all = await server.api.get(path, server.adminToken, { limit: 0 });
+      assert.equal(all.body.length, Number(all.headers.get('x-total-count')), path);
+      assert.equal(all.headers.get('link'), null);
+      const three = await server.api.get(path, server.adminToken, { limit: 3 });
+      assert.deepEqual(keys(three), keys(all).slice(0, 3), path);
+    }
+  });
+});
+
+describe('a 50,000-entry list', () => {
+  const COUNT = 50_000;
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  /** Inserts times straight into the server's database file; created_at repeats in tens. */
+  function insertTimes(project: string, activity: string) {
+    const db = openDatabase(server.dbFile);
+    try {
+      const id = (sql: string, arg: string) => db.prepare(sql).pluck().get(arg) as number;
+      const userId = id('SELECT id FROM users WHERE username = ?', ADMIN.username);
+      const projectId = id('SELECT project_id FROM project_slugs WHERE slug = ?', project);
+      const activityId = id('SELECT id FROM activities WHERE slug = ?', activity);
+      const time = db.prepare(`INSERT INTO times (uuid, revision, duration, user_id, project_id,
+        date_worked, created_at) VALUES (?, 1, ?, ?, ?, ?, ?)`);
+      const link = db.prepare('INSERT INTO time_activities (time_id, activity_id) VALUES (?, ?)');
+      const base = Date.UTC(2020, 0, 1);
+      db.transaction(() => {
+        for (let i = 0; i < COUNT; i++) {
+          const date = new Date(base + (i % 1000) * 86_400_000).toISOString().slice(0, 10);
+          const row = time.run(randomUUID(), i, userId, projectId, date, base + Math.floor(i / 10));
+          link.run(row.lastInsertRowid, activityId);
+        }
+      })();
+    } finally {
+      db.close();
+    }
+  }
+
+  it('is returned complete, in order (ties by uuid), and the same when paged', async () => {
+    const { project, activity } = await seed(server); // 5 made through the API
+    insertTimes(project, activity);
+    const started = Date.now();
+    const res = await server.api.get('/times', server.adminToken);
+    const elapsed = Date.now() - started;
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('transfer-encoding'), 'chunked');
+    assert.equal(res.headers.get('x-total-count'), String(COUNT + 5));
+    const list = res.body as { uuid: string; duration: number; project: string[] }[];
+    assert.equal(list.length, COUNT + 5);
+
+    // The order the database defines: last change to the millisecond, then uuid.
+    const db = openDatabase(server.dbFile, { readonly: true });
+    const expected = db
+      .prepare('SELECT uuid FROM times ORDER BY coalesce(updated_at, created_at), uuid')
+      .pluck()
+      .all() as string[];
+    db.close();
+    assert.deepEqual(
+      list.map((t) => t.uuid),
+      expected,
+    );
+    assert.equal(new Set(expected).size, COUNT + 5);
+    assert.deepEqual(list[0]!.project, [project]);
+    assert.ok(elapsed < 15_000, `whole list took ${elapsed} ms`);
+
+    const page = await server.api.get('/times', server.adminToken, { skip: 30_000, limit: 1000 });
+    assert.deepEqual(
+      page.body.map((t: { uuid: string }) => t.uuid),
+      expected.slice(30_000, 31_000),
+    );
+  });
+});
