@@ -8,6 +8,7 @@ import {
   badQueryBody,
   invalidIdentifierBody,
   notFoundBody,
+  requestFailureBody,
   slugExistsBody,
 } from './helpers/errors';
 import { createUser, type TestUser, uniqueSlug } from './helpers/factories';
@@ -416,5 +417,32 @@ describe('deleting activities', () => {
     await server.api.del(`/activities/${activity.slug}`, admin);
     const after = await server.api.get(`/projects/${project.body.slugs[0]}`, admin);
     assert.equal(after.body.default_activity, null);
+  });
+});
+
+describe('deleting an activity that time entries use', () => {
+  it('is refused with kind 10 while a live time uses it, allowed once that time is deleted', async () => {
+    const activity = await createActivity();
+    const project = await server.api.post('/projects', admin, {
+      name: 'Uses activity',
+      slugs: [uniqueSlug('uses')],
+      users: { admin: { member: true } },
+    });
+    const time = await server.api.post('/times', admin, {
+      duration: 900,
+      user: 'admin',
+      project: project.body.slugs[0],
+      activities: [activity.slug],
+      date_worked: '2024-01-02',
+    });
+    assert.equal(time.status, 200, time.text);
+    const refusedDelete = await server.api.del(`/activities/${activity.slug}`, admin);
+    assert.equal(refusedDelete.status, 405);
+    assert.equal(refusedDelete.headers.get('allow'), 'GET, POST');
+    assert.deepEqual(refusedDelete.body, requestFailureBody('activity'));
+    assert.equal((await server.api.get(`/activities/${activity.slug}`, admin)).status, 200);
+
+    assert.equal((await server.api.del(`/times/${time.body.uuid}`, admin)).status, 200);
+    assert.equal((await server.api.del(`/activities/${activity.slug}`, admin)).status, 200);
   });
 });

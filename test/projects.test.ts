@@ -9,6 +9,7 @@ import {
   foreignKeyBody,
   invalidIdentifierBody,
   notFoundBody,
+  requestFailureBody,
 } from './helpers/errors';
 import { createUser, type TestUser, uniqueSlug } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
@@ -705,5 +706,28 @@ describe('deleting projects', () => {
     const reused = await createProject({ slugs: [s2, s1] });
     assert.notEqual(reused.uuid, project.uuid);
     assert.equal((await server.api.get(`/projects/${s1}`, admin)).body.uuid, reused.uuid);
+  });
+});
+
+describe('deleting a project that time entries use', () => {
+  it('is refused with kind 10 while a live time uses it, allowed once that time is deleted', async () => {
+    const project = await createProject({ users: { admin: { member: true } } });
+    const slug = project.slugs[0];
+    const time = await server.api.post('/times', admin, {
+      duration: 3600,
+      user: 'admin',
+      project: slug,
+      activities: [await createActivity()],
+      date_worked: '2024-01-02',
+    });
+    assert.equal(time.status, 200, time.text);
+    const refusedDelete = await server.api.del(`/projects/${slug}`, admin);
+    assert.equal(refusedDelete.status, 405);
+    assert.equal(refusedDelete.headers.get('allow'), 'GET, POST');
+    assert.deepEqual(refusedDelete.body, requestFailureBody('project'));
+    assert.equal((await server.api.get(`/projects/${slug}`, admin)).body.deleted_at, null);
+
+    assert.equal((await server.api.del(`/times/${time.body.uuid}`, admin)).status, 200);
+    assert.equal((await server.api.del(`/projects/${slug}`, admin)).status, 200);
   });
 });
