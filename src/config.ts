@@ -2,6 +2,7 @@
 // parser. Flags override the environment, which overrides defaults (SPEC §8). The same
 // table generates the yargs options (so `--help` lists everything) and the README table.
 import { readFileSync } from 'node:fs';
+import { isUsername, RESERVED_USERNAMES } from './identifiers';
 import { LOG_LEVELS, type LogLevel } from './log';
 
 export type AuthModule = 'password' | 'ldap';
@@ -183,12 +184,14 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
     return setting.default;
   };
   const str = (flag: SettingFlag): string => raw(flag) ?? '';
+  /** Names both ways of giving a setting: the operator may have used either. */
+  const label = (flag: SettingFlag) => `--${flag} / ${SETTINGS.find((s) => s.flag === flag)?.env}`;
   const int = (flag: SettingFlag, min: number, max: number): number => {
     const value = str(flag);
     const n = Number(value);
     if (!/^\d+$/.test(value) || n < min || n > max) {
       throw new ConfigError(
-        `--${flag} must be a whole number from ${min} to ${max}, not '${value}'`,
+        `${label(flag)} must be a whole number from ${min} to ${max}, not '${value}'`,
       );
     }
     return n;
@@ -197,7 +200,7 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
     const value = str(flag).toLowerCase();
     if (['true', '1', 'yes'].includes(value)) return true;
     if (['false', '0', 'no', ''].includes(value)) return false;
-    throw new ConfigError(`--${flag} must be true or false, not '${value}'`);
+    throw new ConfigError(`${label(flag)} must be true or false, not '${value}'`);
   };
 
   const config: Config = {
@@ -216,7 +219,7 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
       usernameAttribute: str('ldap-username-attribute'),
       autoCreate: bool('ldap-auto-create'),
     },
-    adminUsername: str('admin-username'),
+    adminUsername: parseAdminUsername(str('admin-username')),
     adminPassword: raw('admin-password'),
     defaultLimit: int('default-limit', 0, Number.MAX_SAFE_INTEGER),
     loginMaxFailures: int('login-max-failures', 0, 1_000_000),
@@ -268,6 +271,16 @@ function parseAuthModules(value: string): AuthModule[] {
     );
   }
   return [...new Set(list)];
+}
+
+/** The first admin is created from this name, so it must be a valid username (SPEC §1). */
+function parseAdminUsername(value: string): string {
+  if (!isUsername(value) || RESERVED_USERNAMES.includes(value.toLowerCase())) {
+    throw new ConfigError(
+      `TIMETRACK_ADMIN_USERNAME must be a valid username (1-64 of A-Z a-z 0-9 - . _ ~), not '${value}'`,
+    );
+  }
+  return value;
 }
 
 function parseLogLevel(value: string): LogLevel {

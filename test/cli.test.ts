@@ -210,7 +210,7 @@ describe('timetrack --version and --help', () => {
   it('refuses a bad setting with exit 1 and one line', async () => {
     const dir = tempDir();
     const res = await run(['serve', '--port', 'eighty', '--db', join(dir, 'x.db')]);
-    assertUserError(res, /--port must be a whole number/);
+    assertUserError(res, /--port \/ PORT must be a whole number/);
   });
 });
 
