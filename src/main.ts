@@ -7,6 +7,7 @@ import { CliError } from './admin/cli';
 import { createUserCommand, setPasswordCommand } from './admin/create-user';
 import { exportCommand } from './admin/export';
 import { importCommand } from './admin/import';
+import { migrateFromTimesyncNodeCommand } from './admin/migrate-timesync-node';
 import { ConfigError, loadConfig, SETTINGS } from './config';
 import { SchemaTooNewError } from './db/migrate';
 import { version } from './embedded';
@@ -186,6 +187,22 @@ export function main(args: string[]): void {
     .usage('$0 <command> [options]')
     .command('serve', 'run the TimeSync API server', serveOptions, (a) => serve(a))
     .command('admin', 'administer an instance: users, passwords, backups', adminCommands)
+    .command(
+      'migrate-from-timesync-node <sqlite-file>',
+      'copy a database of the old TimeSync reference server into a new, empty database',
+      (c) =>
+        c
+          .positional('sqlite-file', {
+            type: 'string',
+            demandOption: true,
+            describe: "the old server's SQLite file (opened read-only)",
+          })
+          .option('db', dbOption)
+          .example('$0 migrate-from-timesync-node old/timesync.sqlite3 --db timetrack.db', ''),
+      async (a) => {
+        say(migrateFromTimesyncNodeCommand({ from: a['sqlite-file'], db: a.db }));
+      },
+    )
     .demandCommand(1, 'name a command')
     .strict()
     .version(`${v} (${commit})`)
