@@ -48,18 +48,21 @@ export function createLoginService(options: {
       if (typeof username !== 'string' || typeof password !== 'string' || username === '') {
         throw authenticationFailure('Missing credentials');
       }
-      const wait = options.throttle.blockedFor(username);
+      const wait = options.throttle.attempt(username);
       if (wait > 0) {
         throw authenticationFailure('Too many failed logins; try again later', {
           'Retry-After': String(wait),
         });
       }
-      const who = await authenticator(username, password);
-      if (!who) {
-        options.throttle.recordFailure(username);
-        throw authenticationFailure(INVALID_CREDENTIALS);
+      let who: string | undefined;
+      try {
+        who = await authenticator(username, password);
+      } catch (err) {
+        options.throttle.undecided(username);
+        throw err;
       }
-      options.throttle.reset(username);
+      if (!who) throw authenticationFailure(INVALID_CREDENTIALS);
+      options.throttle.succeeded(username);
       return { token: options.tokens.issue(who) };
     },
   };
