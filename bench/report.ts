@@ -1,0 +1,239 @@
+// The results of one run: a table on stdout and docs/benchmarks.md, each figure beside
+// its SPEC §9 target and the ceilings measured in the same run.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { explain } from './analysis';
+import type { InProcess } from './ceiling-sqlite';
+import type { StreamResult } from './client';
+import type { LoadResult } from './load';
+import type { ProfileSummary } from './profile';
+import { ROOT } from './target';
+
+export type RowId = 'time' | 'project' | 'month' | 'create' | 'update' | 'storm' | 'whole';
+
+export interface Row {
+  id: RowId;
+  ours?: LoadResult;
+  /** Largest RSS of the server while the row ran, MB. */
+  rssMb: number;
+  ceilingHttp?: LoadResult;
+  inProcess?: InProcess;
+  /** The logins that ran beside the reads (storm row). */
+  logins?: LoadResult;
+  /** The whole-list row. */
+  stream?: StreamResult;
+  rssBeforeMb?: number;
+}
+
+export interface BenchReport {
+  times: number;
+  seconds: number;
+  warmup: number;
+  connections: number;
+  target: string;
+  startupMs: number;
+  executableBytes: number | undefined;
+  datasetSeconds: number;
+  dbBytes: number;
+  peakHwmMb: number;
+  rows: Row[];
+  profile?: ProfileSummary;
+}
+
+export const ROW_NAMES: Record<RowId, string> = {
+  time: '1a. GET /v0/times/:uuid',
+  project: '1b. GET /v0/projects/:slug',
+  month: '2. GET /v0/times?user&start&end (a month)',
+  create: '3. POST /v0/times (create)',
+  update: '4. POST /v0/times/:uuid (update)',
+  storm: '5. GET /v0/projects/:slug during 20 logins',
+  whole: '6. GET /v0/times (whole list, no limit)',
+};
+
+export const RSS_LIMIT_MB = 150;
+
+/** Each row's SPEC §9 target and whether it is met (undefined: no target). */
+export function verdict(row: Row): { target: string; met: boolean | undefined; miss?: string } {
+  const o = row.ours;
+  const ratio = o && row.ceilingHttp ? o.rps / row.ceilingHttp.rps : 0;
+  switch (row.id) {
+    case 'time':
+    case 'project': {
+      const p99 = o?.p99 ?? Number.POSITIVE_INFINITY;
+      const misses = [
+        p99 >= 5 ? `p99 ${fmt(p99)} ms is ${fmt(p99 - 5)} ms over 5 ms` : '',
+        ratio < 0.3 ? `${pct(ratio)} of bare node:http, ${pct(0.3 - ratio)} short of 30 %` : '',
+      ].filter(Boolean);
+      return {
+        target: 'p99 < 5 ms, ≥ 30 % of bare http',
+        met: misses.length === 0,
+        miss: misses.join('; '),
+      };
+    }
+    case 'month': {
+      const p99 = o?.p99 ?? Number.POSITIVE_INFINITY;
+      return {
+        target: 'p99 < 15 ms',
+        met: p99 < 15,
+        miss: `p99 ${fmt(p99)} ms is ${fmt(p99 - 15)} ms over 15 ms`,
+      };
+    }
+    case 'create': {
+      const rps = o?.rps ?? 0;
+      return {
+        target: '≥ 2,000 /s',
+        met: rps >= 2000,
+        miss: `${fmt(rps)} /s is ${pct(1 - rps / 2000)} short of 2,000 /s`,
+      };
+    }
+    case 'update':
+      return { target: '— (none)', met: undefined };
+    case 'storm': {
+      const p99 = o?.p99 ?? Number.POSITIVE_INFINITY;
+      return {
+        target: 'reads p99 < 50 ms',
+        met: p99 < 50,
+        miss: `p99 ${fmt(p99)} ms is ${fmt(p99 - 50)} ms over 50 ms`,
+      };
+    }
+    case 'whole': {
+      const s = row.stream;
+      const first = s?.firstByteMs ?? Number.POSITIVE_INFINITY;
+      const misses = [
+        first >= 1000 ? `first byte after ${fmt(first)} ms` : '',
+        row.rssMb >= RSS_LIMIT_MB ? `RSS ${fmt(row.rssMb)} MB` : '',
+      ].filter(Boolean);
+      return {
+        target: `first byte < 1 s, RSS < ${RSS_LIMIT_MB} MB`,
+        met: misses.length === 0,
+        miss: misses.join('; '),
+      };
+    }
+  }
+}
+
+export function fmt(n: number): string {
+  if (!Number.isFinite(n)) return '–';
+  if (Math.abs(n) >= 100) return Math.round(n).toLocaleString('en-US');
+  if (Math.abs(n) >= 10) return n.toFixed(1);
+  return n.toFixed(2);
+}
+export const pct = (r: number) => `${Math.round(r * 100)} %`;
+
+interface Cells {
+  row: string;
+  rps: string;
+  p50: string;
+  p99: string;
+  errors: string;
+  rss: string;
+  bare: string;
+  bareRatio: string;
+  inproc: string;
+  inprocRatio: string;
+  target: string;
+  verdict: string;
+}
+
+function cells(row: Row): Cells {
+  const o = row.ours;
+  const v = verdict(row);
+  const s = row.stream;
+  const ip = row.inProcess;
+  return {
+    row: ROW_NAMES[row.id],
+    rps: o ? fmt(o.rps) : s ? `${fmt(s.totalCount / (s.totalMs / 1000))} rows/s` : '',
+    p50: o ? fmt(o.p50) : s ? `first byte ${fmt(s.firstByteMs)}` : '',
+    p99: o ? fmt(o.p99) : s ? `total ${fmt(s.totalMs)}` : '',
+    errors: o
+      ? String(o.errors + (row.logins?.errors ?? 0))
+      : s
+        ? s.status === 200
+          ? '0'
+          : `HTTP ${s.status}`
+        : '',
+    rss: fmt(row.rssMb),
+    bare: row.ceilingHttp ? fmt(row.ceilingHttp.rps) : '',
+    bareRatio: o && row.ceilingHttp ? pct(o.rps / row.ceilingHttp.rps) : '',
+    inproc: ip ? fmt(ip.opsPerSec) : '',
+    inprocRatio: ip
+      ? pct((o ? o.rps : s ? s.totalCount / (s.totalMs / 1000) : 0) / ip.opsPerSec)
+      : '',
+    target: v.target,
+    verdict: v.met === undefined ? '' : v.met ? 'met' : 'MISSED',
+  };
+}
+
+const HEAD: Cells = {
+  row: 'row',
+  rps: 'req/s',
+  p50: 'p50 ms',
+  p99: 'p99 ms',
+  errors: 'errors',
+  rss: 'server RSS MB',
+  bare: 'bare http req/s',
+  bareRatio: 'ours/bare',
+  inproc: 'in-process ops/s',
+  inprocRatio: 'ours/in-process',
+  target: 'SPEC §9 target',
+  verdict: '',
+};
+
+export function printTable(r: BenchReport): void {
+  const table = [HEAD, ...r.rows.map(cells)];
+  const keys = Object.keys(HEAD) as (keyof Cells)[];
+  const width = (k: keyof Cells) => Math.max(...table.map((c) => c[k].length));
+  for (const c of table) {
+    process.stdout.write(`${keys.map((k) => c[k].padEnd(width(k))).join('  ')}\n`);
+  }
+  process.stdout.write(
+    `start-up to first /health: ${fmt(r.startupMs)} ms (${r.target}); peak server RSS (VmHWM): ${fmt(r.peakHwmMb)} MB\n`,
+  );
+}
+
+function git(...args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, stdio: 'pipe' }).toString().trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+export function writeMarkdown(r: BenchReport, file: string): void {
+  const keys = Object.keys(HEAD) as (keyof Cells)[];
+  const line = (c: Cells) => `| ${keys.map((k) => c[k]).join(' | ')} |`;
+  const cpu = cpus();
+  const dirty =
+    git('status', '--porcelain', '--untracked-files=no') === ''
+      ? ''
+      : ' (with uncommitted changes)';
+  const md = [
+    '# Benchmarks',
+    '',
+    'Produced by `npm run bench` (bench/run.ts); SPEC §9 lists the targets. Re-run it on your',
+    'own machine: the figures below are only as good as the machine they came from.',
+    '',
+    `- Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    `- Commit: ${git('rev-parse', '--short', 'HEAD')}${dirty}`,
+    `- Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${fmt(totalmem() / 2 ** 30)} GiB memory, ${process.platform} ${process.arch}`,
+    `- Node: ${process.version}; server under test: the ${r.target} (${r.executableBytes ? `dist/timetrack, ${fmt(r.executableBytes / 2 ** 20)} MiB` : 'no executable built'})`,
+    `- Data set: ${r.times.toLocaleString('en-US')} time entries (bench/generate.ts, seeded), database ${fmt(r.dbBytes / 2 ** 20)} MiB, generated in ${fmt(r.datasetSeconds)} s`,
+    `- Load: autocannon in a separate process over 127.0.0.1, ${r.connections} connections, ${fmt(r.warmup)} s warm-up then ${fmt(r.seconds)} s measured per row; latencies from every response`,
+    `- Start-up of the ${r.target} to its first \`/health\` answer on this database: **${fmt(r.startupMs)} ms** (target < 500 ms: ${r.startupMs < 500 ? 'met' : `MISSED by ${fmt(r.startupMs - 500)} ms`})`,
+    `- Peak server RSS over the whole run (VmHWM): **${fmt(r.peakHwmMb)} MB** (target < ${RSS_LIMIT_MB} MB: ${r.peakHwmMb < RSS_LIMIT_MB ? 'met' : `MISSED by ${fmt(r.peakHwmMb - RSS_LIMIT_MB)} MB`})`,
+    '',
+    '"bare http" is a plain `node:http` server in its own process answering the very bytes',
+    'timetrack answered (headers and body, held in memory), loaded with the same settings in',
+    'the same run. "in-process" runs the same prepared statements (and the same row → JSON',
+    'mapping) in a loop inside one process, without HTTP: the SQLite ceiling.',
+    '',
+    line(HEAD),
+    line(Object.fromEntries(keys.map((k) => [k, '---'])) as unknown as Cells),
+    ...r.rows.map((row) => line(cells(row))),
+    '',
+    ...explain(r),
+    '',
+  ].join('\n');
+  writeFileSync(file, md);
+}

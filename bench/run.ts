@@ -1,0 +1,235 @@
+// npm run bench — SPEC §9 measured: builds timetrack, starts the built executable on a
+// copy of a generated database, drives it over loopback from separate processes
+// (autocannon), and measures the ceilings in the same run: a bare node:http server
+// answering the same bytes from memory, and the same SQLite statements in-process.
+// Writes docs/benchmarks.md (full-size runs) and prints the table.
+//
+//   npm run bench                                  # 1,000,000 entries, 10 s per row
+//   npm run bench -- --times 10000 --duration 2    # smoke run: fails on any error
+//   options: --no-build --warmup S --connections N --seed N --out FILE --profile
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type CannedResponse, type CeilingRoutes, startCeiling } from './ceiling-http';
+import { measureInProcess } from './ceiling-sqlite';
+import { capture, login, streamWhole } from './client';
+import { DATA_DIR, ensureDataset } from './dataset';
+import { type LoadRequest, type LoadResult, runLoad } from './load';
+import { summarizeProfiles } from './profile';
+import { type BenchReport, printTable, type Row, type RowId, writeMarkdown } from './report';
+import { readMemory, sampleRss } from './rss';
+import { buildScenarios } from './scenarios';
+import { ROOT, startTarget, targetCommand } from './target';
+
+const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+const { values: opts } = parseArgs({
+  options: {
+    times: { type: 'string', default: '1000000' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string' },
+    connections: { type: 'string', default: '10' },
+    seed: { type: 'string', default: '9' },
+    'no-build': { type: 'boolean', default: false },
+    out: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+  },
+});
+const TIMES = Number(opts.times);
+const SECONDS = Number(opts.duration);
+const WARMUP =
+  opts.warmup === undefined ? Math.min(3, Math.max(1, SECONDS / 3)) : Number(opts.warmup);
+const CONNECTIONS = Number(opts.connections);
+/** Only a full-size run replaces the published figures. */
+const OUT = opts.out ?? (TIMES >= 1_000_000 ? join(ROOT, 'docs/benchmarks.md') : undefined);
+const SECRET = 'benchmark-secret-key-0123456789-abcdefghijklmnop';
+
+async function main(): Promise<void> {
+  if (!opts['no-build']) build();
+  const dataset = ensureDataset(TIMES, Number(opts.seed), say);
+  const runDir = join(DATA_DIR, 'run');
+  rmSync(runDir, { recursive: true, force: true });
+  mkdirSync(runDir, { recursive: true });
+  const db = join(runDir, 'timetrack.db');
+  copyFileSync(dataset.file, db);
+
+  const profileDir = join(runDir, 'profile');
+  const target = await startTarget({
+    db,
+    logFile: join(runDir, 'server.log'),
+    env: { TIMETRACK_SECRET_KEY: SECRET, LOG_LEVEL: 'info' },
+    nodeArgs: opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  });
+  say(
+    `${target.kind} answered /health after ${target.startupMs.toFixed(0)} ms (pid ${target.pid})`,
+  );
+
+  const s = dataset.sidecar;
+  const tokens: Record<string, string> = {};
+  for (const user of [s.admin, ...s.users])
+    tokens[user] = await login(target.url, user, s.password);
+  const sc = buildScenarios(s, tokens);
+
+  say('capturing responses for the ceiling server ...');
+  const routes: CeilingRoutes = {
+    get: await captureAll(target.url, [...sc.timeReads, ...sc.projectReads, ...sc.monthReads]),
+    post: { '/v0/times': await captureOne(target.url, sc.creates[0] as LoadRequest) },
+    postOther: await captureOne(target.url, sc.updates[0] as LoadRequest),
+  };
+  const ceiling = await startCeiling(routes);
+
+  const rows: Row[] = [];
+  const load = async (
+    method: 'GET' | 'POST',
+    requests: LoadRequest[],
+    connections = CONNECTIONS,
+  ) => {
+    const rss = sampleRss(target.pid);
+    const ours = await runLoad({
+      url: target.url,
+      method,
+      requests,
+      connections,
+      warmupSeconds: WARMUP,
+      seconds: SECONDS,
+    });
+    return { ours, rssMb: rss.stop() };
+  };
+  const bare = (method: 'GET' | 'POST', requests: LoadRequest[]) =>
+    runLoad({
+      url: ceiling.url,
+      method,
+      requests,
+      connections: CONNECTIONS,
+      warmupSeconds: WARMUP,
+      seconds: SECONDS,
+    });
+
+  const loadRow = async (id: RowId, method: 'GET' | 'POST', requests: LoadRequest[]) => {
+    say(
+      `row ${id}: ${method} x ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${SECONDS} s ...`,
+    );
+    const { ours, rssMb } = await load(method, requests);
+    const ceilingHttp = await bare(method, requests);
+    rows.push({ id, ours, rssMb, ceilingHttp });
+  };
+  await loadRow('time', 'GET', sc.timeReads);
+  await loadRow('project', 'GET', sc.projectReads);
+  await loadRow('month', 'GET', sc.monthReads);
+  await loadRow('create', 'POST', sc.creates);
+  await loadRow('update', 'POST', sc.updates);
+
+  say('row storm: project reads while 20 logins run ...');
+  const stormRss = sampleRss(target.pid);
+  const [storm, logins] = await Promise.all([
+    runLoad({
+      url: target.url,
+      method: 'GET',
+      requests: sc.projectReads,
+      connections: CONNECTIONS,
+      warmupSeconds: 0,
+      seconds: SECONDS,
+    }),
+    runLoad({
+      url: target.url,
+      method: 'POST',
+      requests: sc.logins,
+      connections: 20,
+      warmupSeconds: 0,
+      seconds: SECONDS,
+    }),
+  ]);
+  rows.push({ id: 'storm', ours: storm, rssMb: stormRss.stop(), logins });
+
+  say('row whole: the whole list, unpaged ...');
+  const before = readMemory(target.pid)?.rssMb ?? 0;
+  const wholeRss = sampleRss(target.pid, 20);
+  const whole = await streamWhole(`${target.url}${sc.wholeList}`);
+  rows.push({ id: 'whole', stream: whole, rssMb: wholeRss.stop(), rssBeforeMb: before });
+
+  const peak = readMemory(target.pid);
+  ceiling.stop();
+  await target.stop();
+
+  say('ceilings: the same SQLite statements in-process ...');
+  const inProcess = measureInProcess(db, s, sc, Math.min(SECONDS, 4));
+  for (const row of rows) row.inProcess = inProcess[row.id];
+
+  const report: BenchReport = {
+    times: TIMES,
+    seconds: SECONDS,
+    warmup: WARMUP,
+    connections: CONNECTIONS,
+    target: target.kind,
+    startupMs: target.startupMs,
+    executableBytes: exeSize(),
+    datasetSeconds: s.seconds,
+    dbBytes: statSync(dataset.file).size,
+    peakHwmMb: peak?.hwmMb ?? 0,
+    rows,
+    profile: opts.profile ? summarizeProfiles(profileDir) : undefined,
+  };
+  printTable(report);
+  if (OUT) {
+    writeMarkdown(report, OUT);
+    say(`wrote ${OUT}`);
+  }
+  const errors = rows.reduce((n, r) => n + (r.ours?.errors ?? 0) + (r.logins?.errors ?? 0), 0);
+  const streamFailed = whole.status !== 200 || whole.totalCount < 0;
+  if (errors > 0 || streamFailed) {
+    say(`FAILED: ${errors} errors${streamFailed ? `, whole list answered ${whole.status}` : ''}`);
+    process.exit(1);
+  }
+}
+
+function build(): void {
+  say('npm run build ...');
+  try {
+    execFileSync('npm', ['run', '--silent', 'build'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  } catch {
+    say(`build failed; benchmarking the ${targetCommand().kind} that is there`);
+  }
+}
+
+function exeSize(): number | undefined {
+  try {
+    return statSync(join(ROOT, 'dist/timetrack')).size;
+  } catch {
+    return undefined;
+  }
+}
+
+async function captureAll(
+  url: string,
+  requests: LoadRequest[],
+): Promise<Record<string, CannedResponse>> {
+  const out: Record<string, CannedResponse> = {};
+  const queue = [...requests];
+  const worker = async () => {
+    for (let r = queue.shift(); r; r = queue.shift()) out[r.path] = await capture(url, r.path);
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  const failed = Object.entries(out).filter(([, r]) => r.status !== 200);
+  if (failed.length > 0)
+    throw new Error(
+      `${failed.length} reads failed, e.g. ${failed[0]?.[0]}: ${failed[0]?.[1].body}`,
+    );
+  return out;
+}
+
+async function captureOne(url: string, r: LoadRequest): Promise<CannedResponse> {
+  const res = await capture(url, r.path, { method: 'POST', body: r.body });
+  if (res.status !== 200) throw new Error(`POST ${r.path} failed: ${res.body}`);
+  return res;
+}
+
+main().catch((err) => {
+  say(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.exit(1);
+});
+
+export type { LoadResult };

@@ -1,0 +1,120 @@
+// The server under test: the built executable (else the bundle, else the sources) started
+// as its own process on a copy of the benchmark database. Knows its pid for RSS samples.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, openSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '..');
+
+export interface TargetCommand {
+  kind: 'executable' | 'bundle' | 'source';
+  command: string;
+  args: string[];
+}
+
+/** The most "shipped" form of timetrack that exists in the tree. */
+export function targetCommand(): TargetCommand {
+  const exe = join(ROOT, 'dist/timetrack');
+  try {
+    accessSync(exe, constants.X_OK);
+    return { kind: 'executable', command: exe, args: [] };
+  } catch {
+    // not built as an executable (yet)
+  }
+  const bundle = join(ROOT, 'dist/timetrack.cjs');
+  if (existsSync(bundle)) return { kind: 'bundle', command: process.execPath, args: [bundle] };
+  return {
+    kind: 'source',
+    command: process.execPath,
+    args: ['--import', 'tsx', join(ROOT, 'src/main.ts')],
+  };
+}
+
+export interface Target {
+  kind: TargetCommand['kind'];
+  pid: number;
+  url: string;
+  /** Spawn to first 200 from /health, ms. */
+  startupMs: number;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1 (the server must know its port before it logs anything). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startTarget(options: {
+  db: string;
+  logFile: string;
+  env: Record<string, string>;
+  nodeArgs?: string[];
+}): Promise<Target> {
+  const cmd = targetCommand();
+  const port = await freePort();
+  const log = openSync(options.logFile, 'w');
+  // Node flags (e.g. --cpu-prof) go before the script for node, through NODE_OPTIONS for
+  // the executable.
+  const nodeArgs = options.nodeArgs ?? [];
+  const args =
+    cmd.kind === 'executable'
+      ? [...cmd.args, 'serve', '--db', options.db, '--port', String(port)]
+      : [...nodeArgs, ...cmd.args, 'serve', '--db', options.db, '--port', String(port)];
+  const env = { ...process.env, ...options.env };
+  if (cmd.kind === 'executable' && nodeArgs.length > 0) env.NODE_OPTIONS = nodeArgs.join(' ');
+  const started = performance.now();
+  // Logs go to a file, not a pipe: the server must never wait on the bench to read them.
+  const child = spawn(cmd.command, args, { cwd: ROOT, env, stdio: ['ignore', log, log] });
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  let dead = false;
+  void exited.then(() => {
+    dead = true;
+  });
+  for (;;) {
+    if (dead)
+      throw new Error(`${cmd.kind} exited before answering /health; see ${options.logFile}`);
+    if (await healthy(url)) break;
+    if (performance.now() - started > 60_000) {
+      child.kill('SIGKILL');
+      throw new Error(`no /health answer after 60 s; see ${options.logFile}`);
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const startupMs = performance.now() - started;
+  return {
+    kind: cmd.kind,
+    pid: child.pid as number,
+    url,
+    startupMs,
+    stop: () => stopChild(child, exited),
+  };
+}
+
+async function healthy(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/health`);
+    await res.arrayBuffer();
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(timer);
+}
