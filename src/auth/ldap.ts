@@ -1,6 +1,9 @@
 // LDAP login (SPEC §2.2): find the user's entry (with the service account when one is
 // configured), bind as that entry with the given password, then map it to a local user,
 // creating a plain one on first login when TIMETRACK_LDAP_AUTO_CREATE is on.
+
+import { readFileSync } from 'node:fs';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import {
   Client,
   type Entry,
@@ -99,7 +102,13 @@ async function verifyInDirectory(
   password: string,
   log: Logger,
 ): Promise<DirectoryPerson | undefined> {
-  const client = new Client({ url: ldap.url, timeout: TIMEOUT_MS, connectTimeout: TIMEOUT_MS });
+  const client = new Client({
+    url: ldap.url,
+    timeout: TIMEOUT_MS,
+    connectTimeout: TIMEOUT_MS,
+    // ldapts speaks TLS whenever tlsOptions are given, so only for ldaps://.
+    ...(/^ldaps:/i.test(ldap.url) ? { tlsOptions: { secureContext: trustedCertificates() } } : {}),
+  });
   try {
     let entries: Entry[];
     try {
@@ -135,6 +144,37 @@ async function verifyInDirectory(
     return toPerson(entry, ldap.usernameAttribute);
   } finally {
     await client.unbind().catch(() => {});
+  }
+}
+
+/** Where distributions keep the system's CA bundle (Debian/Ubuntu, Fedora/RHEL, Alpine). */
+const SYSTEM_CA_BUNDLES = [
+  '/etc/ssl/certs/ca-certificates.crt',
+  '/etc/pki/tls/certs/ca-bundle.crt',
+  '/etc/ssl/cert.pem',
+];
+let trusted: SecureContext | undefined;
+
+/**
+ * Node's own CA list plus the system bundle and NODE_EXTRA_CA_CERTS, so that a directory
+ * certificate from an in-house CA installed with update-ca-certificates is accepted.
+ * (Node 20 ignores the system store; an explicit CA list also drops the extra file.)
+ */
+function trustedCertificates(): SecureContext {
+  if (!trusted) {
+    const system = SYSTEM_CA_BUNDLES.map(readIfPresent).find((pem) => pem !== undefined);
+    const extra = readIfPresent(process.env.NODE_EXTRA_CA_CERTS);
+    const ca = [...rootCertificates, system, extra].filter((pem): pem is string => !!pem);
+    trusted = createSecureContext({ ca });
+  }
+  return trusted;
+}
+
+function readIfPresent(file: string | undefined): string | undefined {
+  try {
+    return file ? readFileSync(file, 'utf8') : undefined;
+  } catch {
+    return undefined;
   }
 }
 
