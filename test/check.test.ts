@@ -1,0 +1,88 @@
+// `timetrack admin check` (SPEC §8.1): SQLite's checks plus our invariants; exit 0 `ok`
+// on a healthy database, exit 1 listing every problem otherwise.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { assertUserError, runCli } from './helpers/cli';
+import { tempDir } from './helpers/server';
+import { createTimesyncNodeDatabase } from './helpers/timesync-node';
+
+describe('timetrack admin check', () => {
+  const dir = tempDir();
+  const dbFile = join(dir, 'instance.db');
+  before(async () => {
+    // A database with revisions, slugs, permissions and deleted objects of every kind.
+    const old = createTimesyncNodeDatabase(dir);
+    const res = await runCli(['migrate-from-timesync-node', old, '--db', dbFile]);
+    assert.equal(res.code, 0, res.stderr);
+  });
+
+  it('answers ok on a healthy database', async () => {
+    const res = await runCli(['admin', 'check', '--db', dbFile]);
+    assert.deepEqual(res, { code: 0, stdout: 'ok\n', stderr: '' });
+  });
+
+  it('lists each broken invariant and exits 1', async () => {
+    const broken = join(dir, 'broken.db');
+    const db = new Database(dbFile, { readonly: true });
+    await db.backup(broken);
+    db.close();
+    const edit = new Database(broken);
+    edit.pragma('foreign_keys = OFF');
+    edit.exec(`
+      DELETE FROM activity_revisions
+        WHERE activity_id = (SELECT id FROM activities WHERE slug = 'dev');
+      UPDATE project_slugs SET live = 1 WHERE slug = 'retired';
+      UPDATE users SET active = 1 WHERE username = 'gone';
+      DROP INDEX activities_live_slug;
+      UPDATE activities SET slug = 'docs' WHERE slug = 'meeting';
+      INSERT INTO time_revisions (time_id, revision, duration, user_id, project_id, date_worked,
+        activity_ids, created_at) VALUES (999, 1, 60, 1, 1, '2016-03-01', '[]', 0);
+    `);
+    edit.close();
+
+    const res = await runCli(['admin', 'check', '--db', broken]);
+    assertUserError(res, new RegExp(`^timetrack: 6 problems found in ${broken}\\n$`));
+    assert.deepEqual(res.stdout.trimEnd().split('\n').sort(), [
+      'activity a0000001-1111-4111-8111-000000000001: at revision 2 but its history holds revisions []',
+      'activity slug docs is used by 2 live activities',
+      'foreign key: a row of time_revisions refers to a missing times row',
+      'project b0000005-2222-4222-8222-000000000005: slug retired is marked live but the project is deleted',
+      'time_revisions: revision 1 belongs to missing time id 999',
+      'user gone is deleted but still active',
+    ]);
+  });
+
+  it('reports a gap in a revision chain', async () => {
+    const gap = join(dir, 'gap.db');
+    const db = new Database(dbFile, { readonly: true });
+    await db.backup(gap);
+    db.close();
+    const edit = new Database(gap);
+    edit.exec(`UPDATE time_revisions SET revision = 2
+      WHERE time_id = (SELECT id FROM times WHERE uuid = 'c0000001-3333-4333-8333-000000000001');
+      UPDATE times SET revision = 3 WHERE uuid = 'c0000001-3333-4333-8333-000000000001'`);
+    edit.close();
+    const res = await runCli(['admin', 'check', '--db', gap]);
+    assertUserError(res, /^timetrack: 1 problem found in /);
+    assert.equal(
+      res.stdout,
+      'time c0000001-3333-4333-8333-000000000001: at revision 3 but its history holds revisions [2]\n',
+    );
+  });
+
+  it('refuses a file that is not a timetrack database, and a missing one', async () => {
+    const junk = join(dir, 'junk.db');
+    writeFileSync(junk, 'this is not SQLite\n'.repeat(100));
+    assertUserError(
+      await runCli(['admin', 'check', '--db', junk]),
+      /^timetrack: .*junk\.db is not a timetrack database\n$/,
+    );
+    assertUserError(
+      await runCli(['admin', 'check', '--db', join(dir, 'missing.db')]),
+      /^timetrack: no database at .*missing\.db\n$/,
+    );
+  });
+});

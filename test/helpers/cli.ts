@@ -1,0 +1,108 @@
+// Runs `timetrack` from source as a child process (node --import tsx src/main.ts), the
+// way an operator runs it: one-shot commands to their end, or `serve` in the background.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { type Api, createApi } from './api';
+
+const ROOT = join(__dirname, '..', '..');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Our environment without any setting that would change a child's defaults. */
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('TIMETRACK_') && !['PORT', 'HOST', 'LOG_LEVEL'].includes(key)) {
+      env[key] = value;
+    }
+  }
+  return { ...env, ...extra };
+}
+
+export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: ROOT,
+    env: childEnv(env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs `timetrack <args>` to its end. */
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; input?: string } = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawnCli(args, options.env);
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr?.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin?.end(options.input ?? '');
+  });
+}
+
+/** A user error: exit 1, exactly one line on stderr, no stack trace. */
+export function assertUserError(res: CliResult, pattern: RegExp): void {
+  assert.equal(res.code, 1, res.stderr);
+  assert.match(res.stderr, pattern);
+  assert.equal(res.stderr.trimEnd().split('\n').length, 1, res.stderr);
+  assert.doesNotMatch(res.stderr, /\n\s+at /);
+}
+
+export interface ServeProcess {
+  url: string;
+  api: Api;
+  child: ChildProcess;
+  stderr(): string;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `timetrack serve --port 0 --db <file>` and waits until it listens. */
+export async function startServe(
+  dbFile: string,
+  env: Record<string, string> = {},
+): Promise<ServeProcess> {
+  const child = spawnCli(['serve', '--port', '0', '--db', dbFile], env);
+  let stdout = '';
+  let stderr = '';
+  child.stderr?.on('data', (d) => {
+    stderr += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const url = await new Promise<string>((resolve, reject) => {
+    const listening = (d: Buffer) => {
+      stdout += d;
+      const match = /"msg":"listening","url":"([^"]+)"/.exec(stdout);
+      if (match?.[1]) {
+        child.stdout?.off('data', listening);
+        child.stdout?.resume(); // keep draining the request log
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', listening);
+    child.on('close', () => reject(new Error(`serve exited: ${stderr}`)));
+  });
+  return {
+    url,
+    api: createApi(url),
+    child,
+    stderr: () => stderr,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
