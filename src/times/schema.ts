@@ -8,8 +8,12 @@ import {
   slug,
   username,
 } from '../http/validate';
+import { isSlug } from '../identifiers';
 
 export const MAX_DURATION = 2_147_483_647;
+
+// Bare (no message of its own), so that a bad item reports the list's expected wording.
+const activitySlugs = v.array(v.pipe(v.string(), v.check(isSlug)));
 
 // JSON.parse turns 1e999 into Infinity and keeps 1.5: neither is an integer.
 const duration = () =>
@@ -35,7 +39,7 @@ export const createTimeSchema = v.strictObject({
   user: common.user,
   project: common.project,
   // Absent or [] on create: the project's default activity is used (checked by the service).
-  activities: v.optional(v.message(v.array(slug()), 'array of activity slugs')),
+  activities: v.optional(v.message(activitySlugs, 'array of activity slugs')),
   date_worked: common.date_worked,
   issue_uri: common.issue_uri,
   notes: common.notes,
@@ -47,7 +51,7 @@ export const updateTimeSchema = v.strictObject({
   project: v.optional(common.project),
   // A time always has an activity: the list may be replaced but not emptied.
   activities: v.optional(
-    v.message(v.pipe(v.array(slug()), v.minLength(1)), 'non-empty array of activity slugs'),
+    v.message(v.pipe(activitySlugs, v.minLength(1)), 'non-empty array of activity slugs'),
   ),
   date_worked: v.optional(common.date_worked),
   issue_uri: common.issue_uri,
