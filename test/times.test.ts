@@ -606,8 +606,9 @@ describe('updating, revisions, delete and restore', () => {
       await server.api.get(`/times/${v1.uuid}`, owner.token, { include_revisions: '' }),
     );
     assert.deepEqual(res, { ...v4, parents: [v3, v2, v1] });
-    assert.deepEqual(res.parents[1].activities, [dev]);
-    assert.deepEqual(res.parents[2].activities, [docs]);
+    const parents = res.parents as Time[];
+    assert.deepEqual(parents[1]!.activities, [dev]);
+    assert.deepEqual(parents[2]!.activities, [docs]);
     const listed = ok(
       await server.api.get<Time[]>('/times', owner.token, {
         include_revisions: 1,
