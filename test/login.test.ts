@@ -258,6 +258,9 @@ describe('refused tokens (all kind 7)', () => {
       authenticationBody('Token has expired'),
     );
     await refuses(signed({ ...claims, sub: 42 }));
+    for (const payload of ['null', '5', '"text"', '[]']) {
+      await refuses(jwt.sign(payload, SECRET, { algorithm: 'HS512' }));
+    }
   });
 
   it('refuses garbage', async () => {

@@ -60,9 +60,10 @@ export function createTokenService(options: {
       try {
         // exp is in milliseconds, which jsonwebtoken would read as seconds: we check it.
         const decoded = jwt.verify(token, key, { algorithms: [ALGORITHM], ignoreExpiration: true });
-        claims = (
-          typeof decoded === 'string' ? JSON.parse(decoded) : decoded
-        ) as Partial<TokenClaims>;
+        const parsed: unknown = typeof decoded === 'string' ? JSON.parse(decoded) : decoded;
+        // A signed `null` payload parses too; reading claims from it would be a 500.
+        if (typeof parsed !== 'object' || parsed === null) throw invalid();
+        claims = parsed as Partial<TokenClaims>;
       } catch {
         throw invalid();
       }
