@@ -102,7 +102,7 @@ describe('timetrack migrate-from-timesync-node', () => {
   it('brings every user across with flags and dates; the deleted one inactive', async () => {
     const res = await api.get('/users', admin, { include_deleted: true });
     const byName = Object.fromEntries(
-      (res.body as { username: string }[]).map((u) => [u.username, u]),
+      (res.body as Record<string, unknown>[]).map((u) => [u.username, u]),
     );
     assert.deepEqual(Object.keys(byName).sort(), [
       'Dev1',
@@ -138,7 +138,9 @@ describe('timetrack migrate-from-timesync-node', () => {
       include_deleted: true,
       include_revisions: true,
     });
-    const bySlug = Object.fromEntries((res.body as { slug: string }[]).map((a) => [a.slug, a]));
+    const bySlug = Object.fromEntries(
+      (res.body as Record<string, unknown>[]).map((a) => [a.slug, a]),
+    );
     assert.deepEqual(Object.keys(bySlug).sort(), [
       'code-review',
       'dev',
@@ -166,7 +168,7 @@ describe('timetrack migrate-from-timesync-node', () => {
         },
       ],
     });
-    assert.equal((bySlug['old-stuff'] as { deleted_at: string }).deleted_at, '2017-01-15');
+    assert.equal(bySlug['old-stuff']?.deleted_at, '2017-01-15');
     assert.equal((await api.get('/activities/old-stuff', admin)).status, 404);
   });
 
