@@ -1,11 +1,14 @@
 // LDAP login (SPEC §2.2) against a real OpenLDAP slapd started for this file.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DIRECTORY_FAILED, DIRECTORY_UNREACHABLE } from '../src/auth/ldap';
-import type { Reply } from './helpers/api';
+import type { Api, Reply } from './helpers/api';
+import { startServe } from './helpers/cli';
 import { ADMIN, startTestServer, type TestServer } from './helpers/server';
 import {
   findSlapd,
+  hasOpenssl,
   INSTALL_HINT,
   PEOPLE,
   PEOPLE_BASE,
@@ -17,11 +20,13 @@ import {
 const inCi = ['true', '1'].includes((process.env.CI ?? '').toLowerCase());
 // On CI a missing slapd must fail the run (startSlapd throws), never skip it.
 const skip = !findSlapd() && !inCi ? INSTALL_HINT : false;
+const skipTls =
+  !hasOpenssl() && !inCi ? 'openssl is not installed (apt-get install openssl)' : false;
 
 const failure = (text: string) => ({ status: 401, error: 'Authentication failure', text });
 const INVALID = failure('Invalid username or password');
 
-function login(server: TestServer, username: string, password: string, type = 'ldap') {
+function login(server: { api: Api }, username: string, password: string, type = 'ldap') {
   return server.api.raw('/v0/login', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -184,6 +189,36 @@ describe('LDAP login', { skip }, () => {
       assert.deepEqual(res.body, failure(DIRECTORY_FAILED));
     } finally {
       await misconfigured.close();
+    }
+  });
+
+  it('refuses an ldaps directory whose certificate is not trusted', { skip: skipTls }, async () => {
+    assert.ok(slapd.ldapsUrl, 'slapd listens on ldaps');
+    const untrusting = await startTestServer({ env: env({ TIMETRACK_LDAP_URL: slapd.ldapsUrl }) });
+    try {
+      const logs = await logsDuring(untrusting, async () => {
+        const res = await login(untrusting, 'alice', PEOPLE.alice.password);
+        assert.deepEqual(res.body, failure(DIRECTORY_UNREACHABLE));
+      });
+      const line = logs.find((l) => l.msg === 'ldap directory unreachable');
+      assert.match(String(line?.reason), /certificate/i);
+    } finally {
+      await untrusting.close();
+    }
+  });
+
+  it('logs in over ldaps once the CA is trusted', { skip: skipTls }, async () => {
+    assert.ok(slapd.ldapsUrl && slapd.caFile, 'slapd listens on ldaps');
+    const serve = await startServe(join(server.dir, 'tls.db'), {
+      ...env({ TIMETRACK_LDAP_URL: slapd.ldapsUrl, TIMETRACK_LDAP_AUTO_CREATE: 'true' }),
+      TIMETRACK_ADMIN_PASSWORD: ADMIN.password,
+      NODE_EXTRA_CA_CERTS: slapd.caFile,
+    });
+    try {
+      const res = await login(serve, 'alice', PEOPLE.alice.password);
+      assert.equal(res.status, 200, res.text);
+    } finally {
+      await serve.stop();
     }
   });
 

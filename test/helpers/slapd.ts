@@ -40,6 +40,11 @@ export const PEOPLE = {
 export interface Slapd {
   /** ldap://127.0.0.1:<port> */
   url: string;
+  /** ldaps://127.0.0.1:<port>, with a certificate for 127.0.0.1 from a throwaway CA;
+   * undefined without the openssl command. */
+  ldapsUrl: string | undefined;
+  /** PEM file of that CA (not trusted by anyone unless given, e.g. NODE_EXTRA_CA_CERTS). */
+  caFile: string | undefined;
   /** Stops the server (the database stays; start() brings it back on the same port). */
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -48,14 +53,20 @@ export interface Slapd {
   resume(): void;
 }
 
+/** A program on PATH or in the sbin directories (not on a user's PATH everywhere). */
+function findProgram(name: string): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin'];
+  return dirs.map((d) => join(d, name)).find((p) => existsSync(p));
+}
+
 /** The slapd and slapadd binaries, or undefined when OpenLDAP is not installed. */
 export function findSlapd(): { slapd: string; slapadd: string } | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin'];
-  const find = (name: string) => dirs.map((d) => join(d, name)).find((p) => existsSync(p));
-  const slapd = find('slapd');
-  const slapadd = find('slapadd');
+  const slapd = findProgram('slapd');
+  const slapadd = findProgram('slapadd');
   return slapd && slapadd ? { slapd, slapadd } : undefined;
 }
+
+export const hasOpenssl = () => findProgram('openssl') !== undefined;
 
 export const INSTALL_HINT =
   'slapd is not installed; install it with `apt-get install slapd ldap-utils` to run the LDAP tests';
@@ -68,21 +79,25 @@ export async function startSlapd(): Promise<Slapd> {
   const bins = unconfined(found, dir);
   const dbDir = join(dir, 'db');
   mkdirSync(dbDir);
+  const tls = makeCertificates(dir);
   const conf = join(dir, 'slapd.conf');
-  writeFileSync(conf, slapdConf(dir, dbDir));
+  writeFileSync(conf, slapdConf(dir, dbDir, tls));
   const ldif = join(dir, 'seed.ldif');
   writeFileSync(ldif, seedLdif());
   execFileSync(bins.slapadd, ['-f', conf, '-l', ldif], { stdio: 'pipe' });
 
   const port = await freePort();
   const url = `ldap://127.0.0.1:${port}`;
+  const tlsPort = tls ? await freePort() : undefined;
+  const ldapsUrl = tlsPort ? `ldaps://127.0.0.1:${tlsPort}` : undefined;
+  const listen = [`${url}/`, ...(ldapsUrl ? [`${ldapsUrl}/`] : [])].join(' ');
   let child: ChildProcess | undefined;
   let output = '';
 
   const start = async () => {
     if (child) return;
     output = '';
-    const proc = spawn(bins.slapd, ['-f', conf, '-h', `${url}/`, '-d', '0'], {
+    const proc = spawn(bins.slapd, ['-f', conf, '-h', listen, '-d', '0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = proc;
@@ -92,11 +107,14 @@ export async function startSlapd(): Promise<Slapd> {
       if (child === proc) child = undefined;
     });
     process.once('exit', () => proc.kill('SIGKILL'));
-    await waitForPort(
-      port,
-      () => child === proc,
-      () => output,
-    );
+    for (const p of [port, tlsPort]) {
+      if (p)
+        await waitForPort(
+          p,
+          () => child === proc,
+          () => output,
+        );
+    }
   };
 
   const stop = async () => {
@@ -113,6 +131,8 @@ export async function startSlapd(): Promise<Slapd> {
   await start();
   return {
     url,
+    ldapsUrl,
+    caFile: tls?.ca,
     start,
     stop,
     pause: () => child?.kill('SIGSTOP'),
@@ -136,7 +156,37 @@ function unconfined(bins: { slapd: string; slapadd: string }, dir: string) {
   return { slapd: copy(bins.slapd, 'slapd'), slapadd: copy(bins.slapadd, 'slapadd') };
 }
 
-function slapdConf(dir: string, dbDir: string): string {
+interface Certificates {
+  ca: string;
+  cert: string;
+  key: string;
+}
+
+/** A throwaway CA and a server certificate for 127.0.0.1 signed by it. */
+function makeCertificates(dir: string): Certificates | undefined {
+  const openssl = findProgram('openssl');
+  if (!openssl) return undefined;
+  const file = (name: string) => join(dir, name);
+  // Arguments are separated by single spaces (none contains one).
+  const run = (args: string) => execFileSync(openssl, args.split(' '), { stdio: 'pipe', cwd: dir });
+  const ec = '-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2';
+  run(
+    `req -x509 ${ec} -keyout ca.key -out ca.pem -subj /CN=timetrack-test-ca ` +
+      '-addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign',
+  );
+  run(`req ${ec} -keyout server.key -out server.csr -subj /CN=127.0.0.1`);
+  writeFileSync(
+    file('server.ext'),
+    'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n',
+  );
+  run(
+    'x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 ' +
+      '-out server.pem -extfile server.ext',
+  );
+  return { ca: file('ca.pem'), cert: file('server.pem'), key: file('server.key') };
+}
+
+function slapdConf(dir: string, dbDir: string, tls: Certificates | undefined): string {
   const schemaDir = ['/etc/ldap/schema', '/etc/openldap/schema', '/usr/local/etc/openldap/schema']
     .filter((d) => existsSync(join(d, 'core.schema')))
     .at(0);
@@ -154,6 +204,7 @@ function slapdConf(dir: string, dbDir: string): string {
 # Like many directories (Active Directory among them), accept a DN with an empty
 # password as an anonymous bind: the client must refuse empty passwords itself.
 allow bind_anon_dn
+${tls ? `TLSCACertificateFile ${tls.ca}\nTLSCertificateFile ${tls.cert}\nTLSCertificateKeyFile ${tls.key}` : ''}
 pidfile ${dir}/slapd.pid
 argsfile ${dir}/slapd.args
 ${moduleDir ? `modulepath ${moduleDir}\nmoduleload back_mdb` : ''}
