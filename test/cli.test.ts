@@ -3,7 +3,7 @@
 // first administrator and its graceful stop.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -147,6 +147,13 @@ describe('timetrack admin', () => {
       });
       assertUserError(res, /is not a valid username/);
     }
+    const email = await run(
+      ['admin', 'create-user', 'nomail', '--db', server.dbFile, '--email', 'x@y'],
+      {
+        env: { TIMETRACK_ADMIN_PASSWORD: 'x-password' },
+      },
+    );
+    assertUserError(email, /^timetrack: 'x@y' is not an email address\n$/);
     const none = await run(['admin', 'create-user', 'nopass', '--db', server.dbFile]);
     assertUserError(none, /no password given/);
     const empty = await run(
@@ -174,6 +181,27 @@ describe('timetrack admin', () => {
       env: { TIMETRACK_ADMIN_PASSWORD: 'x' },
     });
     assertUserError(unknown, /^timetrack: no user 'nobody'\n$/);
+  });
+
+  it('names the file it cannot open, in one line', async () => {
+    const dir = tempDir();
+    const missing = join(dir, 'no-such-dir', 'x.db');
+    const res = await run(['admin', 'create-user', 'gina', '--db', missing, '--password-stdin'], {
+      input: 'pw',
+    });
+    assertUserError(
+      res,
+      /^timetrack: cannot open the database .*no-such-dir.*directory does not exist/,
+    );
+    const notDb = join(dir, 'not-a-db.txt');
+    writeFileSync(notDb, 'just text, not SQLite\n'.repeat(100));
+    const text = await run(['admin', 'set-password', 'gina', '--db', notDb, '--password-stdin'], {
+      input: 'pw',
+    });
+    assertUserError(
+      text,
+      /^timetrack: cannot open the database .*not-a-db\.txt: file is not a database/,
+    );
   });
 
   it('answers bad usage with exit 2', async () => {
@@ -238,7 +266,7 @@ describe('timetrack serve', () => {
         stderr,
       );
       assert.ok(match?.[1], stderr);
-      assert.match(stderr, /Log in with: curl/);
+      assert.match(stderr, /Log in with: curl -X POST http:\/\/127\.0\.0\.1:PORT\/v0\/login/);
       const api = createApi(url);
       const token = await api.login('admin', match[1]);
       const me = await api.get('/users/admin', token);

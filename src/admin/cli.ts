@@ -2,7 +2,7 @@
 // opening the database the way `serve` does.
 import { createInterface } from 'node:readline';
 import { createPasswordHasher } from '../auth/password';
-import { migrate } from '../db/migrate';
+import { migrate, SchemaTooNewError } from '../db/migrate';
 import { type Db, openDatabase } from '../db/open';
 
 /** A user error: printed as one line on stderr, exit code 1. */
@@ -54,11 +54,22 @@ function promptHidden(question: string): Promise<string> {
   });
 }
 
-/** Opens (creating and migrating if needed) the database for a one-shot command. */
+/**
+ * Opens (creating and migrating if needed) the database for a one-shot command. A file
+ * that cannot be opened (missing directory, not a database, no permission) is a user
+ * error naming the file, not a stack trace.
+ */
 export function openForCommand(file: string): Db {
-  const db = openDatabase(file);
-  migrate(db);
-  return db;
+  let db: Db | undefined;
+  try {
+    db = openDatabase(file);
+    migrate(db);
+    return db;
+  } catch (err) {
+    db?.close();
+    if (err instanceof SchemaTooNewError) throw err;
+    throw new CliError(`cannot open the database ${file}: ${(err as Error).message}`);
+  }
 }
 
 /** bcrypt hash of a password, computed the way the server does. */

@@ -1,6 +1,7 @@
 // `timetrack admin create-user` and `timetrack admin set-password` (SPEC §2.5, §8.1):
 // write straight into the database file, also while the server runs (WAL, busy_timeout).
 import { writeTransaction } from '../db/open';
+import { isEmail } from '../http/validate';
 import { isUsername, RESERVED_USERNAMES } from '../identifiers';
 import { createUserStore } from '../users/store';
 import { CliError, hashPassword, openForCommand, readNewPassword } from './cli';
@@ -19,6 +20,13 @@ export interface CreateUserOptions {
 export async function createUserCommand(opts: CreateUserOptions): Promise<string> {
   if (!isUsername(opts.username) || RESERVED_USERNAMES.includes(opts.username.toLowerCase())) {
     throw new CliError(`'${opts.username}' is not a valid username (1-64 of A-Z a-z 0-9 - . _ ~)`);
+  }
+  // The same field rules as POST /users (SPEC §4.4).
+  if (opts.email !== undefined && !isEmail(opts.email)) {
+    throw new CliError(`'${opts.email}' is not an email address`);
+  }
+  if (opts.displayName !== undefined && opts.displayName.length > 255) {
+    throw new CliError('the display name may have at most 255 characters');
   }
   const db = openForCommand(opts.db);
   try {

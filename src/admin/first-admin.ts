@@ -2,6 +2,7 @@
 // administrator, with TIMETRACK_ADMIN_PASSWORD or a random password printed once.
 import { randomBytes } from 'node:crypto';
 import type { App } from '../app';
+import type { Config } from '../config';
 
 export async function ensureFirstAdmin(app: App, announce: (line: string) => void): Promise<void> {
   if (app.userStore.count() > 0) return;
@@ -28,7 +29,7 @@ export async function ensureFirstAdmin(app: App, announce: (line: string) => voi
       if (adminPassword === undefined) {
         announce(
           `Created the first administrator '${username}' with password ${password} (shown only this once).\n` +
-            `Log in with: curl -X POST http://HOST:PORT/v0/login -H 'Content-Type: application/json' ` +
+            `Log in with: curl -X POST ${baseUrl(app.config)}/v0/login -H 'Content-Type: application/json' ` +
             `-d '{"auth":{"type":"password","username":"${username}","password":"<password>"}}'`,
         );
       } else {
@@ -38,4 +39,13 @@ export async function ensureFirstAdmin(app: App, announce: (line: string) => voi
       }
     })
     .immediate();
+}
+
+/**
+ * Where the server will listen, for the hint. It is printed before listening (so the
+ * password is never lost if listening fails); with --port 0 the port is not known yet.
+ */
+function baseUrl(config: Pick<Config, 'host' | 'port'>): string {
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${config.port === 0 ? 'PORT' : config.port}`;
 }
