@@ -2,6 +2,7 @@
 // base64url and padded standard base64 at once, with iat/exp in milliseconds. Real
 // TimeSync clients decode the payload with a padded standard base64 decoder and read
 // `exp` as milliseconds, so both properties matter.
+import { createSecretKey } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { authenticationFailure } from '../errors';
 
@@ -39,7 +40,9 @@ export function createTokenService(options: {
   instanceName: string;
   ttlSeconds: number;
 }): TokenService {
-  const key = Buffer.from(options.secretKey, 'utf8');
+  // A KeyObject made once: given a Buffer, jsonwebtoken first tries to parse it as a
+  // public key on every call (~1 ms, 50x the HMAC itself).
+  const key = createSecretKey(Buffer.from(options.secretKey, 'utf8'));
   const invalid = () => authenticationFailure('Invalid token');
   return {
     issue(username, now = Date.now()) {
