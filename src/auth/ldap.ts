@@ -4,13 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
-import {
-  Client,
-  type Entry,
-  EqualityFilter,
-  InvalidCredentialsError,
-  ResultCodeError,
-} from 'ldapts';
+import { Client, type Entry, EqualityFilter, ResultCodeError } from 'ldapts';
 import type { LdapConfig } from '../config';
 import { type Db, writeTransaction } from '../db/open';
 import { authenticationFailure } from '../errors';
@@ -135,7 +129,8 @@ async function verifyInDirectory(
     try {
       await client.bind(entry.dn, password);
     } catch (err) {
-      if (err instanceof InvalidCredentialsError || err instanceof ResultCodeError) {
+      // Wrong password (49), but also accounts the directory has locked or expired.
+      if (err instanceof ResultCodeError) {
         log.info('ldap login refused: bind failed', { username, reason: err.message.trim() });
         return undefined;
       }
