@@ -6,9 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { ensureFirstAdmin } from './admin/first-admin';
 import { type App, createApp } from './app';
 import { createPasswordHasher } from './auth/password';
-import type { Config } from './config';
+import { type Config, ConfigError } from './config';
 import { migrate } from './db/migrate';
-import { openDatabase } from './db/open';
+import { type Db, openDatabase } from './db/open';
 import { createReaderPool } from './db/readers';
 import { ensureSecretKey } from './db/settings';
 import { ApiError, serverError } from './errors';
@@ -120,13 +120,22 @@ export interface StartOptions {
   timeouts?: ServerTimeouts;
 }
 
+/** --db names a file that cannot be opened (no such directory, not SQLite): one line. */
+function openConfiguredDatabase(file: string): Db {
+  try {
+    return openDatabase(file);
+  } catch (err) {
+    throw new ConfigError(`cannot open the database ${file}: ${(err as Error).message}`);
+  }
+}
+
 /** Opens and migrates the database, creates the first admin if needed, listens. */
 export async function startServer(
   config: Readonly<Config>,
   options: StartOptions = {},
 ): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.logLevel);
-  const db = openDatabase(config.db);
+  const db = openConfiguredDatabase(config.db);
   migrate(db);
   const secretKey = config.secretKey ?? ensureSecretKey(db);
   const passwords = createPasswordHasher();

@@ -239,6 +239,9 @@ describe('timetrack --version and --help', () => {
     const dir = tempDir();
     const res = await run(['serve', '--port', 'eighty', '--db', join(dir, 'x.db')]);
     assertUserError(res, /--port \/ PORT must be a whole number/);
+    const missing = join(dir, 'no-such-dir', 'x.db');
+    const db = await run(['serve', '--port', '0', '--db', missing]);
+    assertUserError(db, /^timetrack: cannot open the database .*directory does not exist\n$/);
   });
 });
 
