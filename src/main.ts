@@ -10,6 +10,7 @@ import { importCommand } from './admin/import';
 import { migrateFromTimesyncNodeCommand } from './admin/migrate-timesync-node';
 import { ConfigError, loadConfig, SETTINGS } from './config';
 import { SchemaTooNewError } from './db/migrate';
+import { NativeAddonError, useEmbeddedNativeAddon } from './db/native-sea';
 import { version } from './embedded';
 import { startServer } from './server';
 
@@ -163,7 +164,12 @@ function adminCommands(y: Argv) {
 }
 
 function reportAndExit(err: unknown): never {
-  if (err instanceof CliError || err instanceof ConfigError || err instanceof SchemaTooNewError) {
+  if (
+    err instanceof CliError ||
+    err instanceof ConfigError ||
+    err instanceof SchemaTooNewError ||
+    err instanceof NativeAddonError
+  ) {
     process.stderr.write(`timetrack: ${err.message}\n`);
     process.exit(1);
   }
@@ -181,6 +187,7 @@ function reportAndExit(err: unknown): never {
 }
 
 export function main(args: string[]): void {
+  useEmbeddedNativeAddon(); // inside the executable: SQLite's addon comes from the binary
   const { version: v, commit } = version();
   yargs(args)
     .scriptName('timetrack')

@@ -1,0 +1,122 @@
+// npm run build: makes dist/timetrack, one self-contained executable (docs/executable.md).
+//
+//   1. esbuild bundles src/main.ts and everything it imports into dist/timetrack.cjs; the
+//      sql/ migrations, the bundled bcrypt worker, the version and the commit go in as
+//      __TIMETRACK_EMBEDDED__ (read by src/embedded.ts).
+//   2. Node's own Single Executable Application support (Node 20, fully offline) turns
+//      the bundle plus better-sqlite3's native addon (a SEA asset, unpacked at run time by
+//      src/db/native-sea.ts) into a blob, which postject injects into a copy of the
+//      running `node` binary.
+//
+// Why not pkg: it needs downloads (patched Node base binaries, or Node 22 for --sea);
+// see docs/executable.md.
+//
+// Other platforms: the executable is a copy of the Node binary that runs this script,
+// carrying the better_sqlite3.node built by `npm ci` for that same Node. To make a
+// macOS or Windows (or arm64) executable, run `npm ci && npm run build` ON that
+// platform with a Node 20 of that platform; the script adapts where the platforms
+// differ (macOS: Mach-O segment NODE_SEA and ad-hoc re-signing; Windows: .exe suffix,
+// no strip). Cross-building from here is not supported: the blob's code cache and the
+// native addon are both specific to the platform and Node version.
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { inject } from 'postject';
+import { tsImport } from 'tsx/esm/api';
+
+const ROOT = dirname(fileURLToPath(import.meta.url));
+const DIST = join(ROOT, 'dist');
+const BUNDLE = join(DIST, 'timetrack.cjs');
+const BLOB = join(DIST, 'sea-prep.blob');
+const SEA_CONFIG = join(DIST, 'sea-config.json');
+const EXE = join(DIST, process.platform === 'win32' ? 'timetrack.exe' : 'timetrack');
+const require = (await import('node:module')).createRequire(import.meta.url);
+const ADDON = join(
+  dirname(require.resolve('better-sqlite3/package.json')),
+  'build/Release/better_sqlite3.node',
+);
+// Must match NODE_SEA_FUSE in Node's source: postject flips it to tell Node a blob is there.
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+const started = Date.now();
+const step = (what) => process.stdout.write(`build: ${what}\n`);
+
+// The same code that serves the tree at run time (src/embedded.ts) gathers what the
+// executable carries, so the two can never disagree.
+const embedded = await tsImport('./src/embedded.ts', import.meta.url);
+const { version, commit } = embedded.version();
+const migrations = embedded.readMigrationsFrom(join(ROOT, 'sql'));
+const bcryptWorker = embedded.bcryptWorkerSource();
+
+rmSync(DIST, { recursive: true, force: true });
+mkdirSync(DIST, { recursive: true });
+
+step(`bundling src/main.ts (timetrack ${version}, commit ${commit})`);
+await build({
+  entryPoints: [join(ROOT, 'src/main.ts')],
+  outfile: BUNDLE,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs', // a SEA's main script must be CommonJS
+  // src/embedded.ts only requires esbuild when NOT bundled (to bundle the worker from
+  // source); the executable never takes that branch and must not carry esbuild.
+  external: ['esbuild'],
+  define: {
+    __TIMETRACK_EMBEDDED__: JSON.stringify({ version, commit, migrations, bcryptWorker }),
+  },
+  minifySyntax: true,
+  minifyWhitespace: true, // smaller and faster to parse; names stay readable in stacks
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+step('making the SEA blob');
+writeFileSync(
+  SEA_CONFIG,
+  `${JSON.stringify(
+    {
+      main: BUNDLE,
+      output: BLOB,
+      disableExperimentalSEAWarning: true,
+      useCodeCache: true, // compiled once here: faster start (same platform + Node only)
+      assets: { 'better_sqlite3.node': ADDON }, // name = ADDON_ASSET in src/db/native-sea.ts
+    },
+    null,
+    2,
+  )}\n`,
+);
+execFileSync(process.execPath, ['--experimental-sea-config', SEA_CONFIG], { stdio: 'inherit' });
+
+step(`injecting it into a copy of ${process.execPath}`);
+copyFileSync(process.execPath, EXE);
+chmodSync(EXE, 0o755);
+if (process.platform === 'darwin') {
+  execFileSync('codesign', ['--remove-signature', EXE]);
+} else if (process.platform === 'linux' && process.env.TIMETRACK_NO_STRIP !== '1') {
+  // Node's debug symbols are ~12 MB nobody needs in production; strip must come before
+  // the injection, which it would otherwise remove.
+  try {
+    execFileSync('strip', [EXE], { stdio: 'pipe' });
+  } catch {
+    step('strip not available: keeping the symbols');
+  }
+}
+await inject(EXE, 'NODE_SEA_BLOB', readFileSync(BLOB), {
+  sentinelFuse: SEA_FUSE,
+  ...(process.platform === 'darwin' ? { machoSegmentName: 'NODE_SEA' } : {}),
+});
+if (process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', EXE]);
+
+const size = (statSync(EXE).size / 1024 / 1024).toFixed(1);
+step(`${EXE} (${size} MB) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
