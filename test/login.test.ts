@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
 import { authenticationBody } from './helpers/errors';
 import { createUser, type TestUser } from './helpers/factories';
@@ -57,6 +58,27 @@ describe('password login', () => {
     assert.equal(noPassword.status, 200);
     assert.deepEqual((await passwordLogin('no-password-user', '')).body, INVALID);
     assert.deepEqual((await passwordLogin('no-password-user', 'anything')).body, INVALID);
+  });
+
+  it('takes about as long for an unknown user as for a wrong password', async () => {
+    // Clients send cost-10 hashes, the cost of the dummy hash unknown users are checked against.
+    const hash = bcrypt.hashSync('the-real-one', 10);
+    const time = async (username: string) => {
+      const started = performance.now();
+      assert.deepEqual((await passwordLogin(username, 'a-wrong-one')).body, INVALID);
+      return performance.now() - started;
+    };
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const username = `timed-${i}`;
+      await server.api.post('/users', admin, { username, password: hash });
+      known.push(await time(username));
+      unknown.push(await time(`nobody-timed-${i}`));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[2] as number;
+    const ratio = median(unknown) / median(known);
+    assert.ok(ratio > 0.4 && ratio < 2.5, `unknown/known = ${ratio.toFixed(2)}`);
   });
 
   it('refuses missing or malformed auth blocks and types not enabled', async () => {
