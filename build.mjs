@@ -19,19 +19,10 @@
 // no strip). Cross-building from here is not supported: the blob's code cache and the
 // native addon are both specific to the platform and Node version.
 import { execFileSync } from 'node:child_process';
-import {
-  chmodSync,
-  copyFileSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { inject } from 'postject';
 import { tsImport } from 'tsx/esm/api';
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
@@ -112,10 +103,26 @@ if (process.platform === 'darwin') {
     step('strip not available: keeping the symbols');
   }
 }
-await inject(EXE, 'NODE_SEA_BLOB', readFileSync(BLOB), {
-  sentinelFuse: SEA_FUSE,
-  ...(process.platform === 'darwin' ? { machoSegmentName: 'NODE_SEA' } : {}),
-});
+// postject's CLI in a child process: its ELF writer prints harmless "Can't find string
+// offset for section name" warnings by the dozen, shown only if the injection fails.
+try {
+  execFileSync(
+    process.execPath,
+    [
+      require.resolve('postject/dist/cli.js'),
+      EXE,
+      'NODE_SEA_BLOB',
+      BLOB,
+      '--sentinel-fuse',
+      SEA_FUSE,
+      ...(process.platform === 'darwin' ? ['--macho-segment-name', 'NODE_SEA'] : []),
+    ],
+    { stdio: 'pipe' },
+  );
+} catch (err) {
+  process.stderr.write(`${err.stdout ?? ''}${err.stderr ?? ''}`);
+  throw err;
+}
 if (process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', EXE]);
 
 const size = (statSync(EXE).size / 1024 / 1024).toFixed(1);

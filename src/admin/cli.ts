@@ -3,6 +3,7 @@
 import { createInterface } from 'node:readline';
 import { createPasswordHasher } from '../auth/password';
 import { migrate, SchemaTooNewError } from '../db/migrate';
+import { NativeAddonError } from '../db/native-sea';
 import { type Db, openDatabase } from '../db/open';
 
 /** A user error: printed as one line on stderr, exit code 1. */
@@ -67,7 +68,7 @@ export function openForCommand(file: string): Db {
     return db;
   } catch (err) {
     db?.close();
-    if (err instanceof SchemaTooNewError) throw err;
+    if (err instanceof SchemaTooNewError || err instanceof NativeAddonError) throw err;
     throw new CliError(`cannot open the database ${file}: ${(err as Error).message}`);
   }
 }
