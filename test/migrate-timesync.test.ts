@@ -303,6 +303,31 @@ describe('timetrack migrate-from-timesync-node', () => {
     assert.deepEqual([res.code, res.stdout], [0, 'ok\n']);
   });
 
+  it('skips what it cannot represent and says why', async () => {
+    const odd = createTimesyncNodeDatabase(tempDir(), 'odd.sqlite3');
+    const db = new Database(odd);
+    db.exec(`
+      INSERT INTO users (id, username, password, created_at)
+        VALUES (8, 'bad user', NULL, 1451898000000);
+      INSERT INTO times (id, duration, user, project, date_worked, created_at, uuid, revision, newest)
+        VALUES (10, 60, 8, 'b0000003-2222-4222-8222-000000000003', 1456790400000, 1459498500000,
+                'c0000008-3333-4333-8333-000000000008', 1, 1),
+               (11, 60, 4, 'ffffffff-2222-4222-8222-000000000000', 1456790400000, 1459498500000,
+                'c0000009-3333-4333-8333-000000000009', 1, 1);`);
+    db.close();
+    const res = await runCli(['migrate-from-timesync-node', odd, '--db', join(tempDir(), 'x.db')]);
+    assert.equal(res.code, 0, res.stderr);
+    const lines = res.stdout.trimEnd().split('\n');
+    assert.ok(lines.includes('  users                      7'), res.stdout);
+    assert.ok(lines.includes('  times                      7'), res.stdout);
+    assert.deepEqual(lines.slice(lines.indexOf('Skipped (3):')), [
+      'Skipped (3):',
+      '  - user bad user: not a valid username (1-64 of A-Z a-z 0-9 - . _ ~)',
+      '  - time c0000008-3333-4333-8333-000000000008: its user (old id 8) was not migrated',
+      '  - time c0000009-3333-4333-8333-000000000009: its project ffffffff-2222-4222-8222-000000000000 was not migrated',
+    ]);
+  });
+
   it('refuses a target that is not empty, writing nothing', async () => {
     const before = (await api.get('/users', admin)).body.length;
     const res = await runCli(['migrate-from-timesync-node', oldFile, '--db', dbFile]);
