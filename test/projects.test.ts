@@ -1,7 +1,10 @@
 // Projects (SPEC §3 project rows, §4, §4.1, §5, §6) through real HTTP.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { createApi } from './helpers/api';
 import {
   authorizationBody,
   badObjectBody,
@@ -729,5 +732,55 @@ describe('deleting a project that time entries use', () => {
 
     assert.equal((await server.api.del(`/times/${time.body.uuid}`, admin)).status, 200);
     assert.equal((await server.api.del(`/projects/${slug}`, admin)).status, 200);
+  });
+});
+
+describe('two server processes on one database file', () => {
+  it('let exactly one of two simultaneous creates of a slug win across processes', async () => {
+    // A second process serving the same file, with the same key and instance name, so the
+    // admin token works on both (SPEC §2.3: one instance).
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/main.ts', 'serve', '--port', '0', '--db', server.dbFile],
+      {
+        cwd: join(__dirname, '..'),
+        env: {
+          ...process.env,
+          TIMETRACK_SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
+          TIMETRACK_INSTANCE_NAME: 'timesync',
+          LOG_LEVEL: 'info',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const exited = new Promise((resolve) => child.on('close', resolve));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout?.on('data', (d) => {
+          out += d;
+          const match = /"url":"([^"]+)"/.exec(out);
+          if (match?.[1]) resolve(match[1]);
+        });
+        child.on('close', () => reject(new Error(`second server exited: ${out}`)));
+        setTimeout(() => reject(new Error(`second server did not start: ${out}`)), 20_000).unref();
+      });
+      const other = createApi(url);
+      for (let round = 0; round < 10; round++) {
+        const slug = uniqueSlug('xproc');
+        const replies = await Promise.all([
+          server.api.post('/projects', admin, { name: 'Here', slugs: [slug] }),
+          other.post('/projects', admin, { name: 'There', slugs: [slug] }),
+          server.api.post('/activities', admin, { name: 'Here', slug }),
+          other.post('/activities', admin, { name: 'There', slug }),
+        ]);
+        const statuses = replies.map((r) => r.status);
+        assert.deepEqual(statuses.slice(0, 2).sort(), [200, 409], JSON.stringify(replies[0]?.body));
+        assert.deepEqual(statuses.slice(2).sort(), [200, 409]);
+      }
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 });
