@@ -5,7 +5,8 @@ import { sendList } from '../http/paged';
 import { booleanParam, listParam } from '../http/query';
 import { sendEmpty, sendJson } from '../http/respond';
 import { isUsername, slugFromPath } from '../identifiers';
-import { type ProjectRow, projectListQuery, toProjectJson } from './store';
+import { type ProjectRow, toProjectJson } from './json';
+import { projectListQuery } from './store';
 
 export const projectHandlers = {
   async list(ctx: Ctx) {

@@ -14,19 +14,14 @@ import {
 import { parseObject } from '../http/validate';
 import { type Actor, canCreateProject, canManageProject } from '../policy';
 import type { UserStore } from '../users/store';
+import { type ProjectRow, toProjectJson } from './json';
 import {
   createProjectSchema,
   type ProjectInput,
   type UsersInput,
   updateProjectSchema,
 } from './schema';
-import {
-  type ProjectFields,
-  type ProjectRow,
-  type ProjectStore,
-  type ProjectUserEntry,
-  toProjectJson,
-} from './store';
+import type { ProjectFields, ProjectStore, ProjectUserEntry } from './store';
 
 /** The references of a project input resolved to ids; undefined = not sent. */
 interface References {

@@ -1,31 +1,12 @@
 // SQL of projects: the current row in `projects` with its slugs (`project_slugs`) and
 // users map (`project_users`), earlier revisions in `project_revisions` (SPEC §5).
-// Rows are mapped to API objects here and nowhere else.
+// The rows it reads become API objects in json.ts (re-exported here for readers of rows).
 import { randomUUID } from 'node:crypto';
-import { formatDate } from '../dates';
 import type { Db } from '../db/open';
 import { NO_ROLE, type ProjectRole } from '../policy';
+import type { ProjectRow } from './json';
 
-export interface ProjectRow {
-  id: number;
-  uuid: string;
-  revision: number;
-  name: string;
-  uri: string | null;
-  owner_id: number | null;
-  default_activity_id: number | null;
-  created_at: number;
-  updated_at: number | null;
-  deleted_at: number | null;
-  owner: string | null;
-  default_activity: string | null;
-  /** JSON array of the slugs in the order they were sent. */
-  slugs: string;
-  /** JSON object username → [member, spectator, manager] as 0/1. */
-  users: string;
-  /** JSON array of earlier revisions, newest first; only when revisions were asked for. */
-  parents?: string;
-}
+export { type ProjectRow, toProjectJson } from './json';
 
 /** The stored fields of a project that a revision records (besides its slugs). */
 export interface ProjectFields {
@@ -37,18 +18,6 @@ export interface ProjectFields {
 
 export interface ProjectUserEntry extends ProjectRole {
   userId: number;
-}
-
-interface ProjectRevision {
-  revision: number;
-  name: string;
-  uri: string | null;
-  owner: string | null;
-  default_activity: string | null;
-  slugs: string[];
-  created_at: number;
-  updated_at: number | null;
-  deleted_at: number | null;
 }
 
 /**
@@ -111,46 +80,6 @@ export function projectListQuery(filters: ProjectListFilters) {
       LIMIT ? OFFSET ?`,
     params,
   };
-}
-
-const toUsersJson = (users: string) => {
-  const map = JSON.parse(users) as Record<string, [number, number, number]>;
-  const out: Record<string, ProjectRole> = {};
-  for (const [name, [member, spectator, manager]] of Object.entries(map)) {
-    out[name] = { member: member === 1, spectator: spectator === 1, manager: manager === 1 };
-  }
-  return out;
-};
-
-export function toProjectJson(row: ProjectRow) {
-  const json = {
-    name: row.name,
-    slugs: JSON.parse(row.slugs) as string[],
-    uri: row.uri,
-    owner: row.owner,
-    default_activity: row.default_activity,
-    users: toUsersJson(row.users),
-    uuid: row.uuid,
-    revision: row.revision,
-    created_at: formatDate(row.created_at),
-    updated_at: formatDate(row.updated_at),
-    deleted_at: formatDate(row.deleted_at),
-  };
-  if (row.parents === undefined) return json;
-  // Parents carry no users map (SPEC §4.1).
-  const parents = (JSON.parse(row.parents) as ProjectRevision[]).map((p) => ({
-    name: p.name,
-    slugs: p.slugs,
-    uri: p.uri,
-    owner: p.owner,
-    default_activity: p.default_activity,
-    uuid: row.uuid,
-    revision: p.revision,
-    created_at: formatDate(p.created_at),
-    updated_at: formatDate(p.updated_at),
-    deleted_at: formatDate(p.deleted_at),
-  }));
-  return { ...json, parents };
 }
 
 export type ProjectStore = ReturnType<typeof createProjectStore>;
