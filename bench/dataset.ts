@@ -1,7 +1,7 @@
 // The generated database, cached under bench/data/ by everything that shapes it: size,
 // seed, generator version and the text of the schema and the generator.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GENERATOR_VERSION, generateDataset, type Sidecar, sidecarPath } from './generate';
 import { ROOT } from './target';
@@ -18,6 +18,7 @@ function fingerprint(): string {
 
 /** The cached database for this size and seed, generated first if missing. */
 export function ensureDataset(times: number, seed: number, say: (line: string) => void) {
+  mkdirSync(DATA_DIR, { recursive: true });
   const file = join(DATA_DIR, `timetrack-${times}-s${seed}-${fingerprint()}.db`);
   if (existsSync(file) && existsSync(sidecarPath(file))) {
     say(`data set: ${file} (cached)`);

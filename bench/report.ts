@@ -37,6 +37,8 @@ export interface BenchReport {
   datasetSeconds: number;
   dbBytes: number;
   peakHwmMb: number;
+  /** Reference process start-ups on this machine in this run, ms (median of 3). */
+  processStartMs?: { node: number; version: number };
   rows: Row[];
   profile?: ProfileSummary;
 }
@@ -190,6 +192,20 @@ export function printTable(r: BenchReport): void {
   process.stdout.write(
     `start-up to first /health: ${fmt(r.startupMs)} ms (${r.target}); peak server RSS (VmHWM): ${fmt(r.peakHwmMb)} MB\n`,
   );
+  if (r.profile) process.stdout.write(`${profileLines(r.profile).join('\n')}\n`);
+}
+
+/** The profile as markdown lists: busy time by category, then the hottest functions. */
+export function profileLines(p: ProfileSummary): string[] {
+  return [
+    `Main-thread CPU profile of the server over the whole run (${fmt(p.totalMs / 1000)} s sampled), share of busy time:`,
+    '',
+    ...p.categories.map((c) => `- ${c.name}: ${pct(c.share)} (${fmt(c.ms)} ms)`),
+    '',
+    'Hottest functions (self time):',
+    '',
+    ...p.top.map((f) => `- \`${f.name}\`: ${pct(f.share)}`),
+  ];
 }
 
 function git(...args: string[]): string {

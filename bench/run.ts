@@ -6,7 +6,10 @@
 //
 //   npm run bench                                  # 1,000,000 entries, 10 s per row
 //   npm run bench -- --times 10000 --duration 2    # smoke run: fails on any error
-//   options: --no-build --warmup S --connections N --seed N --out FILE --profile
+//   options: --no-build --warmup S --connections N --seed N --out FILE
+//            --profile (CPU profile of the server, run from the sources)
+//            --exe FILE (another executable, e.g. an older build for before/after)
+//            --rows time,project,month,create,update,storm,whole (a subset)
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,6 +37,8 @@ const { values: opts } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     out: { type: 'string' },
     profile: { type: 'boolean', default: false },
+    exe: { type: 'string' },
+    rows: { type: 'string' },
   },
 });
 const TIMES = Number(opts.times);
@@ -59,7 +64,8 @@ async function main(): Promise<void> {
     db,
     logFile: join(runDir, 'server.log'),
     env: { TIMETRACK_SECRET_KEY: SECRET, LOG_LEVEL: 'info' },
-    nodeArgs: opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    profileDir: opts.profile ? profileDir : undefined,
+    executable: opts.exe,
   });
   say(
     `${target.kind} answered /health after ${target.startupMs.toFixed(0)} ms (pid ${target.pid})`,
@@ -80,39 +86,23 @@ async function main(): Promise<void> {
   const ceiling = await startCeiling(routes);
 
   const rows: Row[] = [];
-  const load = async (
-    method: 'GET' | 'POST',
-    requests: LoadRequest[],
-    connections = CONNECTIONS,
-  ) => {
-    const rss = sampleRss(target.pid);
-    const ours = await runLoad({
-      url: target.url,
-      method,
-      requests,
-      connections,
-      warmupSeconds: WARMUP,
-      seconds: SECONDS,
-    });
-    return { ours, rssMb: rss.stop() };
-  };
-  const bare = (method: 'GET' | 'POST', requests: LoadRequest[]) =>
+  const wanted = (id: RowId) => !opts.rows || opts.rows.split(',').includes(id);
+  const load = (url: string, method: 'GET' | 'POST', requests: LoadRequest[]) =>
     runLoad({
-      url: ceiling.url,
+      url,
       method,
       requests,
       connections: CONNECTIONS,
       warmupSeconds: WARMUP,
       seconds: SECONDS,
     });
-
   const loadRow = async (id: RowId, method: 'GET' | 'POST', requests: LoadRequest[]) => {
-    say(
-      `row ${id}: ${method} x ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${SECONDS} s ...`,
-    );
-    const { ours, rssMb } = await load(method, requests);
-    const ceilingHttp = await bare(method, requests);
-    rows.push({ id, ours, rssMb, ceilingHttp });
+    if (!wanted(id)) return;
+    say(`row ${id}: ${method} x ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${SECONDS} s`);
+    const rss = sampleRss(target.pid);
+    const ours = await load(target.url, method, requests);
+    const rssMb = rss.stop();
+    rows.push({ id, ours, rssMb, ceilingHttp: await load(ceiling.url, method, requests) });
   };
   await loadRow('time', 'GET', sc.timeReads);
   await loadRow('project', 'GET', sc.projectReads);
@@ -120,33 +110,30 @@ async function main(): Promise<void> {
   await loadRow('create', 'POST', sc.creates);
   await loadRow('update', 'POST', sc.updates);
 
-  say('row storm: project reads while 20 logins run ...');
-  const stormRss = sampleRss(target.pid);
-  const [storm, logins] = await Promise.all([
-    runLoad({
-      url: target.url,
-      method: 'GET',
-      requests: sc.projectReads,
-      connections: CONNECTIONS,
-      warmupSeconds: 0,
-      seconds: SECONDS,
-    }),
-    runLoad({
-      url: target.url,
-      method: 'POST',
-      requests: sc.logins,
-      connections: 20,
-      warmupSeconds: 0,
-      seconds: SECONDS,
-    }),
-  ]);
-  rows.push({ id: 'storm', ours: storm, rssMb: stormRss.stop(), logins });
+  if (wanted('storm')) {
+    say('row storm: project reads while 20 clients log in');
+    const rss = sampleRss(target.pid);
+    const [storm, logins] = await Promise.all([
+      load(target.url, 'GET', sc.projectReads),
+      runLoad({
+        url: target.url,
+        method: 'POST',
+        requests: sc.logins,
+        connections: 20,
+        warmupSeconds: WARMUP,
+        seconds: SECONDS,
+      }),
+    ]);
+    rows.push({ id: 'storm', ours: storm, rssMb: rss.stop(), logins });
+  }
 
-  say('row whole: the whole list, unpaged ...');
-  const before = readMemory(target.pid)?.rssMb ?? 0;
-  const wholeRss = sampleRss(target.pid, 20);
-  const whole = await streamWhole(`${target.url}${sc.wholeList}`);
-  rows.push({ id: 'whole', stream: whole, rssMb: wholeRss.stop(), rssBeforeMb: before });
+  if (wanted('whole')) {
+    say('row whole: the whole list, unpaged');
+    const rssBeforeMb = readMemory(target.pid)?.rssMb ?? 0;
+    const rss = sampleRss(target.pid, 20);
+    const stream = await streamWhole(`${target.url}${sc.wholeList}`);
+    rows.push({ id: 'whole', stream, rssMb: rss.stop(), rssBeforeMb });
+  }
 
   const peak = readMemory(target.pid);
   ceiling.stop();
@@ -167,6 +154,7 @@ async function main(): Promise<void> {
     datasetSeconds: s.seconds,
     dbBytes: statSync(dataset.file).size,
     peakHwmMb: peak?.hwmMb ?? 0,
+    processStartMs: processStarts(),
     rows,
     profile: opts.profile ? summarizeProfiles(profileDir) : undefined,
   };
@@ -176,9 +164,10 @@ async function main(): Promise<void> {
     say(`wrote ${OUT}`);
   }
   const errors = rows.reduce((n, r) => n + (r.ours?.errors ?? 0) + (r.logins?.errors ?? 0), 0);
-  const streamFailed = whole.status !== 200 || whole.totalCount < 0;
+  const whole = rows.find((r) => r.id === 'whole')?.stream;
+  const streamFailed = whole !== undefined && (whole.status !== 200 || whole.totalCount < 0);
   if (errors > 0 || streamFailed) {
-    say(`FAILED: ${errors} errors${streamFailed ? `, whole list answered ${whole.status}` : ''}`);
+    say(`FAILED: ${errors} errors${streamFailed ? `, whole list answered ${whole?.status}` : ''}`);
     process.exit(1);
   }
 }
@@ -192,6 +181,27 @@ function build(): void {
     });
   } catch {
     say(`build failed; benchmarking the ${targetCommand().kind} that is there`);
+  }
+}
+
+/** How long a bare node and `timetrack --version` take to start here (median of 3), ms. */
+function processStarts(): { node: number; version: number } | undefined {
+  const cmd = targetCommand();
+  const median = (command: string, args: string[]) => {
+    const runs = [0, 1, 2].map(() => {
+      const started = performance.now();
+      execFileSync(command, args, { stdio: 'ignore' });
+      return performance.now() - started;
+    });
+    return runs.sort((a, b) => a - b)[1] as number;
+  };
+  try {
+    return {
+      node: median(process.execPath, ['-e', '0']),
+      version: median(cmd.command, [...cmd.args, '--version']),
+    };
+  } catch {
+    return undefined;
   }
 }
 

@@ -24,12 +24,14 @@ export function targetCommand(): TargetCommand {
   }
   const bundle = join(ROOT, 'dist/timetrack.cjs');
   if (existsSync(bundle)) return { kind: 'bundle', command: process.execPath, args: [bundle] };
-  return {
-    kind: 'source',
-    command: process.execPath,
-    args: ['--import', 'tsx', join(ROOT, 'src/main.ts')],
-  };
+  return SOURCE;
 }
+
+const SOURCE: TargetCommand = {
+  kind: 'source',
+  command: process.execPath,
+  args: ['--import', 'tsx', join(ROOT, 'src/main.ts')],
+};
 
 export interface Target {
   kind: TargetCommand['kind'];
@@ -56,20 +58,23 @@ export async function startTarget(options: {
   db: string;
   logFile: string;
   env: Record<string, string>;
-  nodeArgs?: string[];
+  /** Write a V8 CPU profile of the server here. */
+  profileDir?: string;
+  /** Benchmark this executable instead of dist/ (e.g. an older build, for before/after). */
+  executable?: string;
 }): Promise<Target> {
-  const cmd = targetCommand();
+  // The executable refuses --cpu-prof (NODE_OPTIONS) and the bundle alone cannot find the
+  // native addon, so a profile is taken from the sources: the same code, run by node.
+  const cmd: TargetCommand = options.profileDir
+    ? SOURCE
+    : options.executable
+      ? { kind: 'executable', command: options.executable, args: [] }
+      : targetCommand();
   const port = await freePort();
   const log = openSync(options.logFile, 'w');
-  // Node flags (e.g. --cpu-prof) go before the script for node, through NODE_OPTIONS for
-  // the executable.
-  const nodeArgs = options.nodeArgs ?? [];
-  const args =
-    cmd.kind === 'executable'
-      ? [...cmd.args, 'serve', '--db', options.db, '--port', String(port)]
-      : [...nodeArgs, ...cmd.args, 'serve', '--db', options.db, '--port', String(port)];
+  const profile = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+  const args = [...profile, ...cmd.args, 'serve', '--db', options.db, '--port', String(port)];
   const env = { ...process.env, ...options.env };
-  if (cmd.kind === 'executable' && nodeArgs.length > 0) env.NODE_OPTIONS = nodeArgs.join(' ');
   const started = performance.now();
   // Logs go to a file, not a pipe: the server must never wait on the bench to read them.
   const child = spawn(cmd.command, args, { cwd: ROOT, env, stdio: ['ignore', log, log] });
