@@ -124,7 +124,11 @@ describe('login throttling defaults and switches', () => {
     }
   });
 
-  for (const env of [{ TIMETRACK_LOGIN_MAX_FAILURES: '0' }, { TIMETRACK_LOGIN_WINDOW: '0' }]) {
+  const switches: Record<string, string>[] = [
+    { TIMETRACK_LOGIN_MAX_FAILURES: '0' },
+    { TIMETRACK_LOGIN_WINDOW: '0' },
+  ];
+  for (const env of switches) {
     it(`is disabled by ${Object.keys(env)[0]}=0`, async () => {
       const server = await startTestServer({ env });
       try {

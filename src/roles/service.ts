@@ -56,9 +56,11 @@ export function createRoleService(db: Db, roles: RoleStore) {
       const fields = parseObject(updateSchema, input, 'org-role');
       assertCanWrite(actor, `update org-role ${current.slug}`);
       return writeTransaction(db, () => {
-        const next = { slug: fields.slug ?? current.slug, name: fields.name ?? current.name };
-        assertUnique(next.slug, next.name, current.id);
-        roles.update(current.id, next.slug, next.name);
+        // Re-read under the write lock so a concurrent rename of the other field stays.
+        const latest = find(slug);
+        const next = { slug: fields.slug ?? latest.slug, name: fields.name ?? latest.name };
+        assertUnique(next.slug, next.name, latest.id);
+        roles.update(latest.id, next.slug, next.name);
         return toRoleJson(find(next.slug));
       });
     },

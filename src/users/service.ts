@@ -122,24 +122,26 @@ export function createUserService(db: Db, users: UserStore, roles: RoleService) 
       if (!self && !actor.siteAdmin && !actor.siteManager) {
         throw authorizationFailure(actor.username, `update user ${target.username}`);
       }
-      const current: UserFields = {
-        display_name: target.display_name,
-        password_hash: target.password_hash,
-        email: target.email,
-        meta: target.meta,
-        site_spectator: target.site_spectator === 1,
-        site_manager: target.site_manager === 1,
-        site_admin: target.site_admin === 1,
-        active: target.active === 1,
-      };
-      const { next, changed } = apply(current, JSON.parse(target.org_roles) as string[], fields);
-      assertMaySet(actor, target.id, changed, `user ${target.username}`);
-      const restoring = target.deleted_at !== null;
-      if (restoring) next.active = fields.active ?? true;
       return writeTransaction(db, () => {
-        users.update(target.id, next, Date.now(), null);
-        if (ids) users.replaceOrgRoles(target.id, ids);
-        return toUserJson(find(target.username, false));
+        // Re-read under the write lock: building on the row read before would undo a
+        // change another process committed meanwhile (lost update).
+        const latest = find(target.username, actor.siteAdmin);
+        const current: UserFields = {
+          display_name: latest.display_name,
+          password_hash: latest.password_hash,
+          email: latest.email,
+          meta: latest.meta,
+          site_spectator: latest.site_spectator === 1,
+          site_manager: latest.site_manager === 1,
+          site_admin: latest.site_admin === 1,
+          active: latest.active === 1,
+        };
+        const { next, changed } = apply(current, JSON.parse(latest.org_roles) as string[], fields);
+        assertMaySet(actor, latest.id, changed, `user ${latest.username}`);
+        if (latest.deleted_at !== null) next.active = fields.active ?? true; // restoring
+        users.update(latest.id, next, Date.now(), null);
+        if (ids) users.replaceOrgRoles(latest.id, ids);
+        return toUserJson(find(latest.username, false));
       });
     },
 
@@ -147,7 +149,9 @@ export function createUserService(db: Db, users: UserStore, roles: RoleService) 
       const target = find(username, false);
       if (!canDeleteUsers(actor))
         throw authorizationFailure(actor.username, `delete user ${target.username}`);
-      users.softDelete(target.id, Date.now());
+      writeTransaction(db, () => {
+        if (!users.softDelete(target.id, Date.now())) throw notFound('user'); // deleted meanwhile
+      });
     },
   };
 }
