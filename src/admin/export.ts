@@ -48,11 +48,17 @@ export async function exportCommand(opts: {
       throw new CliError(`cannot write ${opts.output}: ${(err as Error).message}`);
     }
   }
+  // A closed pipe (`| head`) or a full disk surfaces as a stream error, maybe later.
+  let writeError: Error | undefined;
+  out.on('error', (err) => {
+    writeError ??= err;
+  });
   let rows = 0;
   let buffer = '';
   const flush = async () => {
     if (buffer !== '' && !out.write(buffer)) await once(out, 'drain');
     buffer = '';
+    if (writeError) throw writeError;
   };
   try {
     // One read transaction: every table is read from the same snapshot while a server
@@ -78,6 +84,9 @@ export async function exportCommand(opts: {
     if (opts.output !== undefined) {
       out.destroy();
       rmSync(opts.output, { force: true }); // no half export left behind
+    }
+    if (writeError) {
+      throw new CliError(`cannot write ${opts.output ?? 'stdout'}: ${writeError.message}`);
     }
     throw err;
   } finally {
