@@ -125,5 +125,5 @@ try {
 }
 if (process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', EXE]);
 
-const size = (statSync(EXE).size / 1024 / 1024).toFixed(1);
+const size = (statSync(EXE).size / 1e6).toFixed(1);
 step(`${EXE} (${size} MB) in ${((Date.now() - started) / 1000).toFixed(1)} s`);

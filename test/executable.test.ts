@@ -192,7 +192,7 @@ smoke(
     assert.equal(reread.body.name, 'Smoke Test');
     await stop(second);
 
-    const sizeMb = statSync(exe).size / 1024 / 1024;
+    const sizeMb = statSync(exe).size / 1e6;
     t.diagnostic(
       `executable ${sizeMb.toFixed(1)} MB; spawn to first /health answer ${first.startMs.toFixed(0)} ms (cold cache), ${second.startMs.toFixed(0)} ms (warm); SIGTERM to exit ${stopMs.toFixed(0)} ms`,
     );
