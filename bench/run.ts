@@ -10,6 +10,7 @@
 //            --profile (CPU profile of the server, run from the sources)
 //            --exe FILE (another executable, e.g. an older build for before/after)
 //            --rows time,project,month,create,update,storm,whole (a subset)
+//            --node-options "..." (NODE_OPTIONS of the server, e.g. V8 heap flags)
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,6 +40,7 @@ const { values: opts } = parseArgs({
     profile: { type: 'boolean', default: false },
     exe: { type: 'string' },
     rows: { type: 'string' },
+    'node-options': { type: 'string' },
   },
 });
 const TIMES = Number(opts.times);
@@ -63,7 +65,11 @@ async function main(): Promise<void> {
   const target = await startTarget({
     db,
     logFile: join(runDir, 'server.log'),
-    env: { TIMETRACK_SECRET_KEY: SECRET, LOG_LEVEL: 'info' },
+    env: {
+      TIMETRACK_SECRET_KEY: SECRET,
+      LOG_LEVEL: 'info',
+      ...(opts['node-options'] ? { NODE_OPTIONS: opts['node-options'] } : {}),
+    },
     profileDir: opts.profile ? profileDir : undefined,
     executable: opts.exe,
   });
