@@ -563,4 +563,26 @@ describe('slow clients', () => {
     assert.equal(res.status, 200);
     await slow;
   });
+
+  it('reads odd request targets as paths and keeps running', async () => {
+    // `//[` once crashed the process: new URL() read it as a host and threw.
+    for (const target of [
+      '//[',
+      '//evil.example/v0/users',
+      '//',
+      '*',
+      '/v0/users/%E0%A4%A',
+      '/%',
+    ]) {
+      const { reply } = await trickle(
+        [`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`],
+        10,
+      );
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(reply)?.[1]);
+      assert.ok([400, 401, 404].includes(status), `${target}: ${reply}`);
+      const body = JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4));
+      assert.equal(body.status, status, target);
+    }
+    assert.equal((await server.api.raw('/health')).status, 200);
+  });
 });
