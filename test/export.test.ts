@@ -1,7 +1,7 @@
 // `timetrack admin export` / `admin import` (SPEC §8.1): the whole instance as JSON
 // lines; import into an empty database only; export → import → export is identical.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { loadConfig } from '../src/config';
@@ -175,13 +175,21 @@ describe('timetrack admin export and import', () => {
     );
   });
 
-  it('refuses a file that is not an export, and rolls back a bad row', async () => {
+  it('refuses a file that is not an export or is from a newer timetrack, and rolls back a bad row', async () => {
     const notExport = join(dir, 'not-export.jsonl');
     writeFileSync(notExport, '{"hello":"world"}\n');
     assertUserError(
       await runCli(['admin', 'import', notExport, '--db', join(dir, 'never.db')]),
       /is not a timetrack export \(no timetrack-export header line\)\n$/,
     );
+
+    const newer = join(dir, 'newer.jsonl');
+    writeFileSync(newer, '{"format":"timetrack-export","version":1,"schema":999}\n');
+    assertUserError(
+      await runCli(['admin', 'import', newer, '--db', join(dir, 'never.db')]),
+      /newer\.jsonl is from schema version 999, newer than this timetrack knows \(1\); use a newer timetrack\n$/,
+    );
+    assert.equal(existsSync(join(dir, 'never.db')), false, 'a refused file creates no database');
 
     const lines = readFileSync(exported, 'utf8').split('\n');
     lines.splice(5, 0, '{"table":"users","row":{"id":999,"username":"x","shoe_size":44}}');

@@ -4,32 +4,40 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Db } from '../db/open';
+import { migrations } from '../embedded';
 import { CliError, openForCommand } from './cli';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportLine } from './export';
-import {
-  createRowWriter,
-  firstNonEmptyTable,
-  RowShapeError,
-  schemaVersionOf,
-} from './instance-tables';
+import { createRowWriter, firstNonEmptyTable, RowShapeError } from './instance-tables';
 
 export async function importCommand(opts: { db: string; file: string }): Promise<string> {
   if (!existsSync(opts.file)) throw new CliError(`no file ${opts.file}`);
-  const lines = createInterface({
+  const reader = createInterface({
     input: createReadStream(opts.file, 'utf8'),
     crlfDelay: Number.POSITIVE_INFINITY,
-  })[Symbol.asyncIterator]();
+  });
+  try {
+    return await importLines(opts, reader[Symbol.asyncIterator]());
+  } finally {
+    reader.close();
+  }
+}
+
+async function importLines(
+  opts: { db: string; file: string },
+  lines: AsyncIterator<string>,
+): Promise<string> {
   const first = await lines.next();
   const headerSchema = parseHeader(opts.file, first.done ? undefined : first.value);
 
+  // Checked before the target is opened, so a refused file creates no database.
+  const known = Math.max(0, ...migrations().map((m) => m.version));
+  if (headerSchema > known) {
+    throw new CliError(
+      `${opts.file} is from schema version ${headerSchema}, newer than this timetrack knows (${known}); use a newer timetrack`,
+    );
+  }
   const db = openForCommand(opts.db);
   try {
-    const ours = schemaVersionOf(db);
-    if (headerSchema > ours) {
-      throw new CliError(
-        `${opts.file} is from schema version ${headerSchema}, newer than this timetrack knows (${ours}); use a newer timetrack`,
-      );
-    }
     assertEmpty(db, opts.db);
     const write = createRowWriter(db);
     let lineNo = 1;
