@@ -210,6 +210,6 @@ smoke('no writable cache directory: one line on stderr, exit code 1', async () =
   assert.equal(r.code, 1);
   assert.equal(
     r.stderr,
-    `timetrack: no writable cache directory for the SQLite addon (tried ${notADir}/.cache/timetrack); set TIMETRACK_CACHE_DIR to a writable directory\n`,
+    `timetrack: no usable cache directory for the SQLite addon (tried ${notADir}/.cache/timetrack: ENOTDIR); set TIMETRACK_CACHE_DIR to a writable directory not mounted noexec\n`,
   );
 });

@@ -18,13 +18,13 @@ export class NativeAddonError extends Error {}
 export function useEmbeddedNativeAddon(): void {
   const sea = seaModule();
   if (!sea?.isSea()) return;
-  setNativeBindingLoader(() => {
-    const addon = Buffer.from(sea.getRawAsset(ADDON_ASSET) as ArrayBuffer);
-    const file = cachedAddonFile(addon, process.env);
-    const module = { exports: {} };
-    process.dlopen(module, file);
-    return module.exports;
-  });
+  setNativeBindingLoader(() =>
+    loadFromCache(Buffer.from(sea.getRawAsset(ADDON_ASSET) as ArrayBuffer), process.env, (file) => {
+      const module = { exports: {} };
+      process.dlopen(module, file);
+      return module.exports;
+    }),
+  );
 }
 
 function seaModule(): typeof import('node:sea') | undefined {
@@ -49,34 +49,47 @@ export function cacheRoots(env: NodeJS.ProcessEnv): string[] {
   return roots;
 }
 
-/** The path of the addon in the first usable cache root, writing it there if missing. */
-export function cachedAddonFile(addon: Buffer, env: NodeJS.ProcessEnv): string {
+/**
+ * Loads the addon from the first cache root where it can be written (or already is) and
+ * loaded — a root on a `noexec` mount fails at load time and the next one is tried.
+ */
+export function loadFromCache<T>(
+  addon: Buffer,
+  env: NodeJS.ProcessEnv,
+  load: (file: string) => T,
+): T {
   const hash = createHash('sha256').update(addon).digest('hex').slice(0, 16);
   const roots = cacheRoots(env);
+  const tried: string[] = [];
   for (const root of roots) {
-    const dir = join(root, hash);
-    const file = join(dir, ADDON_ASSET);
-    if (existsSync(file)) return file; // the hash in the path vouches for the content
     try {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      // A temporary name + rename: a concurrent start (serve and an admin command) never
-      // sees a half-written library.
-      const temp = `${file}.${process.pid}.tmp`;
-      writeFileSync(temp, addon, { mode: 0o500 });
-      try {
-        renameSync(temp, file);
-      } catch (err) {
-        rmSync(temp, { force: true });
-        if (!existsSync(file)) throw err;
-      }
-      return file;
-    } catch {
-      // not writable: try the next root
+      return load(ensureFile(join(root, hash), addon));
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException; // ENOTDIR, EACCES, EROFS… or dlopen's message
+      tried.push(`${root}: ${e.syscall ? e.code : e.message}`);
     }
   }
   throw new NativeAddonError(
-    `no writable cache directory for the SQLite addon (tried ${roots.join(', ') || 'none: HOME is not set'}); set TIMETRACK_CACHE_DIR to a writable directory`,
+    `no usable cache directory for the SQLite addon (tried ${tried.join('; ') || 'none: HOME is not set'}); set TIMETRACK_CACHE_DIR to a writable directory not mounted noexec`,
   );
+}
+
+/** dir/better_sqlite3.node, written if missing; the hash in dir vouches for an existing one. */
+function ensureFile(dir: string, addon: Buffer): string {
+  const file = join(dir, ADDON_ASSET);
+  if (existsSync(file)) return file;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // A temporary name + rename: a concurrent start (serve and an admin command) never
+  // sees a half-written library.
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, addon, { mode: 0o500 });
+  try {
+    renameSync(temp, file);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    if (!existsSync(file)) throw err;
+  }
+  return file;
 }
 
 function safeHomedir(): string | undefined {
