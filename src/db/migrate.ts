@@ -28,14 +28,20 @@ export function migrate(db: Db, migrations: Migration[] = bundledMigrations()): 
   const record = db.prepare(
     'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
   );
+  const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').pluck();
   const done: number[] = [];
   for (const m of migrations) {
     if (applied.has(m.version)) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      record.run(m.version, m.name, Date.now());
-    }).immediate();
-    done.push(m.version);
+    const ran = db
+      .transaction(() => {
+        // Another process starting on the same new file may have applied it meanwhile.
+        if (isApplied.get(m.version)) return false;
+        db.exec(m.sql);
+        record.run(m.version, m.name, Date.now());
+        return true;
+      })
+      .immediate();
+    if (ran) done.push(m.version);
   }
   return done;
 }
