@@ -2,7 +2,7 @@
 // its SPEC §9 target and the ceilings measured in the same run.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { explain } from './analysis';
 import type { InProcess } from './ceiling-sqlite';
 import type { StreamResult } from './client';
@@ -39,6 +39,8 @@ export interface BenchReport {
   peakHwmMb: number;
   /** Reference process start-ups on this machine in this run, ms (median of 3). */
   processStartMs?: { node: number; version: number };
+  /** 1-minute load average of the machine before the server started and at the end. */
+  loadAverage: { start: number; end: number };
   rows: Row[];
   profile?: ProfileSummary;
 }
@@ -208,6 +210,12 @@ export function profileLines(p: ProfileSummary): string[] {
   ];
 }
 
+/** Was the machine busy with other work before we started? */
+const busy = (r: BenchReport) => r.loadAverage.start > cpus().length * 0.5;
+
+/** The 1-minute load average, now. */
+export const loadAverageNow = () => loadavg()[0] ?? 0;
+
 function git(...args: string[]): string {
   try {
     return execFileSync('git', args, { cwd: ROOT, stdio: 'pipe' }).toString().trim();
@@ -235,6 +243,7 @@ export function writeMarkdown(r: BenchReport, file: string): void {
     `- Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${fmt(totalmem() / 2 ** 30)} GiB memory, ${process.platform} ${process.arch}`,
     `- Node: ${process.version}; server under test: the ${r.target} (${r.executableBytes ? `dist/timetrack, ${fmt(r.executableBytes / 2 ** 20)} MiB` : 'no executable built'})`,
     `- Data set: ${r.times.toLocaleString('en-US')} time entries (bench/generate.ts, seeded), database ${fmt(r.dbBytes / 2 ** 20)} MiB, generated in ${fmt(r.datasetSeconds)} s`,
+    `- Machine load (1-minute load average): ${fmt(r.loadAverage.start)} before the server started, ${fmt(r.loadAverage.end)} at the end${busy(r) ? ` — **other work was running on this ${cpu.length}-core machine during the run, so latencies and rates are pessimistic and noisy**` : ''}`,
     `- Load: autocannon in a separate process over 127.0.0.1, ${r.connections} connections, ${fmt(r.warmup)} s warm-up then ${fmt(r.seconds)} s measured per row; latencies from every response`,
     `- Start-up of the ${r.target} to its first \`/health\` answer on this database: **${fmt(r.startupMs)} ms** (target < 500 ms: ${r.startupMs < 500 ? 'met' : `MISSED by ${fmt(r.startupMs - 500)} ms`})`,
     `- Peak server RSS over the whole run (VmHWM): **${fmt(r.peakHwmMb)} MB** (target < ${RSS_LIMIT_MB} MB: ${r.peakHwmMb < RSS_LIMIT_MB ? 'met' : `MISSED by ${fmt(r.peakHwmMb - RSS_LIMIT_MB)} MB`})`,

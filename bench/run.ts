@@ -21,7 +21,14 @@ import { capture, login, streamWhole } from './client';
 import { DATA_DIR, ensureDataset } from './dataset';
 import { type LoadRequest, type LoadResult, runLoad } from './load';
 import { summarizeProfiles } from './profile';
-import { type BenchReport, printTable, type Row, type RowId, writeMarkdown } from './report';
+import {
+  type BenchReport,
+  loadAverageNow,
+  printTable,
+  type Row,
+  type RowId,
+  writeMarkdown,
+} from './report';
 import { readMemory, sampleRss } from './rss';
 import { buildScenarios } from './scenarios';
 import { ROOT, startTarget, targetCommand } from './target';
@@ -53,6 +60,7 @@ const OUT = opts.out ?? (TIMES >= 1_000_000 ? join(ROOT, 'docs/benchmarks.md') :
 const SECRET = 'benchmark-secret-key-0123456789-abcdefghijklmnop';
 
 async function main(): Promise<void> {
+  const loadAtStart = loadAverageNow();
   if (!opts['no-build']) build();
   const dataset = ensureDataset(TIMES, Number(opts.seed), say);
   const runDir = join(DATA_DIR, 'run');
@@ -161,6 +169,7 @@ async function main(): Promise<void> {
     dbBytes: statSync(dataset.file).size,
     peakHwmMb: peak?.hwmMb ?? 0,
     processStartMs: processStarts(),
+    loadAverage: { start: loadAtStart, end: loadAverageNow() },
     rows,
     profile: opts.profile ? summarizeProfiles(profileDir) : undefined,
   };
