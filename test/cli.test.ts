@@ -4,8 +4,10 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { SETTINGS } from '../src/config';
 import { createApi } from './helpers/api';
@@ -278,8 +280,13 @@ describe('timetrack serve', () => {
       assert.equal(created.status, 200);
       assert.ok(!stdout.includes(match[1]), 'the password is not in the logs');
       assert.ok(!stdout.includes(token), 'the token is not in the logs');
+
+      // A request in flight when SIGTERM arrives is still answered in full.
+      const reply = await requestAcrossStop(url, match[1], () => child.kill('SIGTERM'));
+      assert.match(reply, /^HTTP\/1\.1 200 /);
+      assert.match(reply, /\{"token":"[\w-]+\.[\w-]+\.[\w-]+"\}$/);
     } finally {
-      child.kill('SIGTERM');
+      if (child.exitCode === null && !child.killed) child.kill('SIGTERM');
     }
     assert.equal(await exited, 0, stderr);
     assert.ok(!existsSync(`${dbFile}-wal`) || statSync(`${dbFile}-wal`).size === 0, 'WAL folded');
@@ -296,3 +303,31 @@ describe('timetrack serve', () => {
     }
   });
 });
+
+/**
+ * Sends a login whose body arrives in two halves, calling `stop` in between: the
+ * request is then in flight (headers read, handler waiting for the body) during the stop.
+ */
+function requestAcrossStop(url: string, password: string, stop: () => void): Promise<string> {
+  const { hostname, port } = new URL(url);
+  const body = JSON.stringify({ auth: { type: 'password', username: 'admin', password } });
+  const half = Math.floor(body.length / 2);
+  return new Promise((resolve, reject) => {
+    let reply = '';
+    const socket = connect(Number(port), hostname, async () => {
+      socket.write(
+        `POST /v0/login HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, half)}`,
+      );
+      await sleep(300);
+      stop();
+      await sleep(300);
+      socket.write(body.slice(half)); // not end(): a half-closed request is aborted by node:http
+    });
+    socket.on('data', (d) => {
+      reply += d;
+    });
+    socket.on('close', () => resolve(reply));
+    socket.on('error', reject);
+  });
+}
