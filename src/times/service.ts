@@ -16,7 +16,7 @@ import {
 } from '../policy';
 import type { ProjectStore } from '../projects/store';
 import type { UserStore } from '../users/store';
-import { createTimeSchema, updateTimeSchema } from './schema';
+import { createTimeSchema, type UpdateTimeInput, updateTimeSchema } from './schema';
 import { type StoredTime, type TimeStore, toTimeJson } from './store';
 
 export interface TimeReadOptions {
@@ -63,11 +63,24 @@ export function createTimeService({ db, times, projects, activities, users }: Ti
       return id;
     });
 
-  /** A restored time keeps its activities only if none was deleted meanwhile. */
-  const assertActivitiesLive = (time: StoredTime) => {
-    if (!times.areActivitiesLive(JSON.parse(time.activity_ids) as number[])) {
+  /**
+   * The user, project and activities a time will have after an update (kind 3 for any
+   * that does not exist). A deleted time being restored must end up with a live project
+   * and live activities: the ones it kept, or new ones sent.
+   */
+  const references = (current: StoredTime, fields: UpdateTimeInput) => {
+    const restoring = current.deleted_at !== null;
+    const owner = fields.user === undefined ? undefined : ownerNamed(fields.user);
+    let projectId = current.project_id;
+    if (fields.project !== undefined) projectId = liveProject(fields.project).id;
+    else if (restoring && !times.isProjectLive(projectId)) {
+      throw invalidForeignKey('time', 'project');
+    }
+    const ids = fields.activities === undefined ? undefined : activityIds(fields.activities);
+    if (!ids && restoring && !times.areActivitiesLive(JSON.parse(current.activity_ids))) {
       throw invalidForeignKey('time', 'activity');
     }
+    return { owner, ownerId: owner?.id ?? current.user_id, projectId, ids };
   };
 
   return {
@@ -127,16 +140,7 @@ export function createTimeService({ db, times, projects, activities, users }: Ti
         const current = times.findByUuid(uuid, actor.id);
         if (!current) throw notFound('time');
         const fields = parseObject(updateTimeSchema, input, 'time');
-        const restoring = current.deleted_at !== null;
-        const owner = fields.user === undefined ? undefined : ownerNamed(fields.user);
-        const ownerId = owner?.id ?? current.user_id;
-        let projectId = current.project_id;
-        if (fields.project !== undefined) projectId = liveProject(fields.project).id;
-        else if (restoring && !times.isProjectLive(projectId)) {
-          throw invalidForeignKey('time', 'project');
-        }
-        const ids = fields.activities === undefined ? undefined : activityIds(fields.activities);
-        if (!ids && restoring) assertActivitiesLive(current);
+        const { owner, ownerId, projectId, ids } = references(current, fields);
         const changesUser = ownerId !== current.user_id;
         if (!canUpdateTime(actor, current.user_id, changesUser)) {
           throw authorizationFailure(actor.username, `update time ${current.uuid}`);
