@@ -51,10 +51,7 @@ export const seesAllTimes = (actor: Actor): boolean =>
   actor.siteAdmin || actor.siteManager || actor.siteSpectator;
 
 export const canViewTime = (actor: Actor, time: TimeFacts): boolean =>
-  seesAllTimes(actor) ||
-  time.ownerId === actor.id ||
-  time.role.manager ||
-  time.role.spectator;
+  seesAllTimes(actor) || time.ownerId === actor.id || time.role.manager || time.role.spectator;
 
 /**
  * A time entry's user must be a member of its project, whoever creates or moves it
