@@ -1,0 +1,367 @@
+// Who may do what (SPEC §3), as one table: every endpoint × target × actor. The
+// authorization-matrix test runs it against a real server, and docs/permissions.md is
+// generated from it (`npx tsx test/helpers/permissions-table.ts > docs/permissions.md`),
+// so the document cannot drift from what the server does.
+
+/** Actors that hold a valid token, and what makes each one what it is. */
+export const ACTORS = {
+  admin: 'site admin',
+  sitemgr: 'site manager',
+  sitespec: 'site spectator',
+  projmgr: 'manager of project P',
+  member: 'member of project P',
+  spectator: 'spectator of project P',
+  plain: 'user without flags or project roles',
+} as const;
+export type ActorName = keyof typeof ACTORS;
+export const ACTOR_NAMES = Object.keys(ACTORS) as ActorName[];
+
+/** Callers without a valid token: refused before anything else (kind 7), with this text. */
+export const UNAUTHENTICATED = {
+  inactive: { who: 'user set inactive after logging in', text: 'Invalid token' },
+  deleted: { who: 'user deleted after logging in', text: 'Invalid token' },
+  none: { who: 'no token', text: 'Missing credentials' },
+  expired: { who: 'token past its exp', text: 'Token has expired' },
+} as const;
+export type UnauthenticatedName = keyof typeof UNAUTHENTICATED;
+
+const ALL = ACTOR_NAMES;
+const SITE_MANAGERS: ActorName[] = ['admin', 'sitemgr'];
+
+export interface Rule {
+  /** Key of the request the test sends for this row. */
+  id: string;
+  endpoint: string;
+  target: string;
+  /** Actors who succeed (200, or: the time is in their list). */
+  allowed: readonly ActorName[];
+  /**
+   * The action of the kind 9 text `<caller> is not authorized to <action>` for everyone
+   * else; {actor}, {slug}, {uuid} and {username} stand for the caller and the target.
+   */
+  refusal?: string;
+  /** A different action text for some actors (the first rule that fails wins). */
+  refusalFor?: Partial<Record<ActorName, string>>;
+  /** List rows: refused actors get 200 without the object rather than kind 9. */
+  listed?: true;
+}
+
+/**
+ * Fixtures the rows refer to: project P (manager projmgr; members member and member2;
+ * spectator spectator), project Q (member qmember), one time of each of member, member2
+ * and qmember, activity `act`, org role `role`, user `target`.
+ */
+export const RULES: readonly Rule[] = [
+  { id: 'projects.list', endpoint: 'GET /v0/projects', target: 'all projects', allowed: ALL },
+  { id: 'projects.get', endpoint: 'GET /v0/projects/:slug', target: 'project P', allowed: ALL },
+  {
+    id: 'projects.create',
+    endpoint: 'POST /v0/projects',
+    target: 'a new project',
+    allowed: SITE_MANAGERS,
+    refusal: 'create projects',
+  },
+  {
+    id: 'projects.update.own',
+    endpoint: 'POST /v0/projects/:slug',
+    target: 'project P (users map included)',
+    allowed: ['admin', 'sitemgr', 'projmgr'],
+    refusal: 'update project {slug}',
+  },
+  {
+    id: 'projects.update.other',
+    endpoint: 'POST /v0/projects/:slug',
+    target: 'project Q',
+    allowed: SITE_MANAGERS,
+    refusal: 'update project {slug}',
+  },
+  {
+    id: 'projects.delete.own',
+    endpoint: 'DELETE /v0/projects/:slug',
+    target: 'a project with the roles of P',
+    allowed: ['admin', 'sitemgr', 'projmgr'],
+    refusal: 'delete project {slug}',
+  },
+  {
+    id: 'projects.delete.other',
+    endpoint: 'DELETE /v0/projects/:slug',
+    target: 'a project with the roles of Q',
+    allowed: SITE_MANAGERS,
+    refusal: 'delete project {slug}',
+  },
+
+  { id: 'activities.list', endpoint: 'GET /v0/activities', target: 'all', allowed: ALL },
+  {
+    id: 'activities.get',
+    endpoint: 'GET /v0/activities/:slug',
+    target: 'an activity',
+    allowed: ALL,
+  },
+  {
+    id: 'activities.create',
+    endpoint: 'POST /v0/activities',
+    target: 'a new activity',
+    allowed: SITE_MANAGERS,
+    refusal: 'create activities',
+  },
+  {
+    id: 'activities.update',
+    endpoint: 'POST /v0/activities/:slug',
+    target: 'an activity',
+    allowed: SITE_MANAGERS,
+    refusal: 'update activity {slug}',
+  },
+  {
+    id: 'activities.delete',
+    endpoint: 'DELETE /v0/activities/:slug',
+    target: 'an unused activity',
+    allowed: SITE_MANAGERS,
+    refusal: 'delete activity {slug}',
+  },
+
+  {
+    id: 'times.list.own',
+    endpoint: 'GET /v0/times',
+    target: "lists member's time in P",
+    allowed: ['admin', 'sitemgr', 'sitespec', 'projmgr', 'member', 'spectator'],
+    listed: true,
+  },
+  {
+    id: 'times.list.others',
+    endpoint: 'GET /v0/times',
+    target: "lists member2's time in P",
+    allowed: ['admin', 'sitemgr', 'sitespec', 'projmgr', 'spectator'],
+    listed: true,
+  },
+  {
+    id: 'times.list.otherProject',
+    endpoint: 'GET /v0/times',
+    target: "lists qmember's time in Q",
+    allowed: ['admin', 'sitemgr', 'sitespec'],
+    listed: true,
+  },
+  {
+    id: 'times.get.own',
+    endpoint: 'GET /v0/times/:uuid',
+    target: "member's time in P",
+    allowed: ['admin', 'sitemgr', 'sitespec', 'projmgr', 'member', 'spectator'],
+    refusal: 'view time {uuid}',
+  },
+  {
+    id: 'times.get.others',
+    endpoint: 'GET /v0/times/:uuid',
+    target: "member2's time in P",
+    allowed: ['admin', 'sitemgr', 'sitespec', 'projmgr', 'spectator'],
+    refusal: 'view time {uuid}',
+  },
+  {
+    id: 'times.get.otherProject',
+    endpoint: 'GET /v0/times/:uuid',
+    target: "qmember's time in Q",
+    allowed: ['admin', 'sitemgr', 'sitespec'],
+    refusal: 'view time {uuid}',
+  },
+  {
+    id: 'times.create.self',
+    endpoint: 'POST /v0/times',
+    target: 'for oneself in P',
+    allowed: ['member'],
+    refusal: 'create time entries for {actor} in project {slug}',
+  },
+  {
+    id: 'times.create.other',
+    endpoint: 'POST /v0/times',
+    target: 'for member2 in P',
+    allowed: ['admin'],
+    refusal: 'create time entries for member2',
+  },
+  {
+    id: 'times.update.own',
+    endpoint: 'POST /v0/times/:uuid',
+    target: "member's time in P",
+    allowed: ['admin', 'member'],
+    refusal: 'update time {uuid}',
+  },
+  {
+    id: 'times.update.others',
+    endpoint: 'POST /v0/times/:uuid',
+    target: "member2's time in P",
+    allowed: ['admin'],
+    refusal: 'update time {uuid}',
+  },
+  {
+    id: 'times.update.otherProject',
+    endpoint: 'POST /v0/times/:uuid',
+    target: "qmember's time in Q",
+    allowed: ['admin'],
+    refusal: 'update time {uuid}',
+  },
+  {
+    id: 'times.delete.own',
+    endpoint: 'DELETE /v0/times/:uuid',
+    target: "a time of member's in P",
+    allowed: ['admin', 'sitemgr', 'member'],
+    refusal: 'delete time {uuid}',
+  },
+  {
+    id: 'times.delete.others',
+    endpoint: 'DELETE /v0/times/:uuid',
+    target: "a time of member2's in P",
+    allowed: SITE_MANAGERS,
+    refusal: 'delete time {uuid}',
+  },
+  {
+    id: 'times.delete.otherProject',
+    endpoint: 'DELETE /v0/times/:uuid',
+    target: "a time of qmember's in Q",
+    allowed: SITE_MANAGERS,
+    refusal: 'delete time {uuid}',
+  },
+
+  { id: 'users.list', endpoint: 'GET /v0/users', target: 'all users', allowed: ALL },
+  { id: 'users.get', endpoint: 'GET /v0/users/:username', target: 'another user', allowed: ALL },
+  {
+    id: 'users.create',
+    endpoint: 'POST /v0/users',
+    target: 'a new user',
+    allowed: SITE_MANAGERS,
+    refusal: 'create users',
+  },
+  {
+    id: 'users.update.self.profile',
+    endpoint: 'POST /v0/users/:username',
+    target: 'oneself: display_name',
+    allowed: ALL,
+  },
+  {
+    id: 'users.update.self.password',
+    endpoint: 'POST /v0/users/:username',
+    target: 'oneself: password',
+    allowed: ALL,
+  },
+  {
+    id: 'users.update.self.flag',
+    endpoint: 'POST /v0/users/:username',
+    target: 'oneself: site_spectator',
+    allowed: ['admin'],
+    refusal: 'set site_spectator of user {actor}',
+  },
+  {
+    id: 'users.update.other.profile',
+    endpoint: 'POST /v0/users/:username',
+    target: 'another user: display_name',
+    allowed: SITE_MANAGERS,
+    refusal: 'update user {username}',
+  },
+  {
+    id: 'users.update.other.spectator',
+    endpoint: 'POST /v0/users/:username',
+    target: 'another user: site_spectator',
+    allowed: SITE_MANAGERS,
+    refusal: 'update user {username}',
+  },
+  {
+    id: 'users.update.other.password',
+    endpoint: 'POST /v0/users/:username',
+    target: 'another user: password',
+    allowed: ['admin'],
+    refusal: 'update user {username}',
+    refusalFor: { sitemgr: 'set password of user {username}' },
+  },
+  {
+    id: 'users.update.other.admin',
+    endpoint: 'POST /v0/users/:username',
+    target: 'another user: site_admin',
+    allowed: ['admin'],
+    refusal: 'update user {username}',
+    refusalFor: { sitemgr: 'set site_admin of user {username}' },
+  },
+  {
+    id: 'users.delete',
+    endpoint: 'DELETE /v0/users/:username',
+    target: 'another user',
+    allowed: ['admin'],
+    refusal: 'delete user {username}',
+  },
+
+  { id: 'roles.list', endpoint: 'GET /v0/users/org-roles', target: 'all', allowed: ALL },
+  { id: 'roles.get', endpoint: 'GET /v0/users/org-roles/:slug', target: 'a role', allowed: ALL },
+  {
+    id: 'roles.create',
+    endpoint: 'POST /v0/users/org-roles',
+    target: 'a new role',
+    allowed: SITE_MANAGERS,
+    refusal: 'create org-roles',
+  },
+  {
+    id: 'roles.update',
+    endpoint: 'POST /v0/users/org-roles/:slug',
+    target: 'a role',
+    allowed: SITE_MANAGERS,
+    refusal: 'update org-role {slug}',
+  },
+  {
+    id: 'roles.delete',
+    endpoint: 'DELETE /v0/users/org-roles/:slug',
+    target: 'a role nobody holds',
+    allowed: SITE_MANAGERS,
+    refusal: 'delete org-role {slug}',
+  },
+];
+
+/** The kind 9 action an actor gets for a rule (undefined when allowed). */
+export function refusalOf(rule: Rule, actor: ActorName): string | undefined {
+  if (rule.allowed.includes(actor)) return undefined;
+  return rule.refusalFor?.[actor] ?? rule.refusal;
+}
+
+const HEADER = `# Permissions
+
+Who may do what, endpoint by endpoint (SPEC §3). ✓ = allowed; ✗ = refused with kind 9
+(401, \`Authorization failure\`, text \`<caller> is not authorized to <action>\`, the
+action shown in the last column); for list rows ✗ means the time is simply not in the
+list (GET /times never errors for visibility). Generated from
+\`test/helpers/permissions-table.ts\`, the same table \`test/authz-matrix.test.ts\` runs
+against a real server — regenerate with
+\`npx tsx test/helpers/permissions-table.ts > docs/permissions.md\`.
+
+The fixtures: project **P** (manager \`projmgr\`; members \`member\` and \`member2\`;
+spectator \`spectator\`), project **Q** (member \`qmember\`), one time entry of each of
+\`member\`, \`member2\` and \`qmember\`. The site admin is no member of any project: a
+time entry's user must be a member of its project, whoever creates it.
+`;
+
+/** docs/permissions.md, generated. */
+export function permissionsMarkdown(): string {
+  const head = `| endpoint | target | ${ACTOR_NAMES.map((a) => ACTORS[a]).join(' | ')} | refused with |`;
+  const rule = `|${' --- |'.repeat(ACTOR_NAMES.length + 3)}`;
+  const rows = RULES.map((r) => {
+    const cells = ACTOR_NAMES.map((a) => (r.allowed.includes(a) ? '✓' : '✗'));
+    const refusals = [
+      r.refusal,
+      ...Object.entries(r.refusalFor ?? {}).map(([a, t]) => `${t} (${a})`),
+    ]
+      .filter(Boolean)
+      .map((t) => `\`${t?.replace(/\{(\w+)\}/g, '<$1>')}\``)
+      .join('; ');
+    const refused = r.listed ? 'not listed' : refusals || '—';
+    return `| ${r.endpoint} | ${r.target} | ${cells.join(' | ')} | ${refused} |`;
+  });
+  const unauthenticated = Object.values(UNAUTHENTICATED)
+    .map((u) => `| ${u.who} | \`${u.text}\` |`)
+    .join('\n');
+  return `${HEADER}
+${head}
+${rule}
+${rows.join('\n')}
+
+Callers without a valid token get kind 7 (401, \`Authentication failure\`) on every
+endpoint above, before any other check:
+
+| caller | text |
+| --- | --- |
+${unauthenticated}
+`;
+}
+
+if (require.main === module) process.stdout.write(permissionsMarkdown());
