@@ -434,6 +434,71 @@ describe('hostile input', () => {
     }
   });
 
+  it('answers hostile values of every query parameter with 200 or kind 11', async () => {
+    const keys = [
+      'user',
+      'project',
+      'activity',
+      'start',
+      'end',
+      'role',
+      'include_revisions',
+      'include_deleted',
+      'skip',
+      'limit',
+    ];
+    const values = [
+      '',
+      '%00',
+      '%E0%A4%A',
+      '%F0%9F%98%80',
+      '%E2%80%AE',
+      '%ED%A0%80',
+      'a'.repeat(5000),
+      '2026-02-30',
+      '2026-13-01',
+      '0000-00-00',
+      '9999-12-31',
+      '-1',
+      '1e999',
+      'NaN',
+      '..%2F..',
+      'ADMIN',
+      'admin',
+      ids.project ?? 'p',
+      ids.activity ?? 'a',
+      '2026-01-01',
+    ];
+    const gets = ROUTES.filter((r) => r.method === 'GET');
+    for (const route of gets) {
+      const path = pathOf(route.pattern);
+      for (const key of keys) {
+        for (const value of values) {
+          const res = await send(
+            'GET',
+            `${path}?token=${token}&${key}=${value}&${key}=${value}x`,
+            undefined,
+            `${key}=${value}`,
+          );
+          if (res.status !== 200) {
+            const error = (res.body as { error: string }).error;
+            assert.ok(
+              ['Bad query value', 'Object not found'].includes(error),
+              `${path}?${key}=${value}: ${res.text}`,
+            );
+          }
+        }
+      }
+      const range = await send(
+        'GET',
+        `${path}?token=${token}&start=2026-02-01&end=2026-01-01`,
+        undefined,
+        'start > end',
+      );
+      assertApiAnswer(range);
+    }
+  });
+
   it('takes the first of repeated query parameters and refuses invalid values with kind 11', async () => {
     const lists = ROUTES.filter((r) => r.method === 'GET' && !r.pattern.includes(':'));
     for (const route of lists) {
