@@ -2,6 +2,7 @@
 // it from the ceiling server, stream the whole list.
 import { request } from 'node:http';
 import type { CannedResponse } from './ceiling-http';
+import type { LoadRequest } from './load';
 
 export async function login(url: string, username: string, password: string): Promise<string> {
   const res = await fetch(`${url}/v0/login`, {
@@ -78,4 +79,31 @@ export function streamWhole(url: string): Promise<StreamResult> {
     req.on('error', reject);
     req.end();
   });
+}
+
+/** The answers to these GETs (4 at a time), keyed by path; every one must be a 200. */
+export async function captureGets(
+  url: string,
+  requests: LoadRequest[],
+): Promise<Record<string, CannedResponse>> {
+  const out: Record<string, CannedResponse> = {};
+  const queue = [...requests];
+  const worker = async () => {
+    for (let r = queue.shift(); r; r = queue.shift()) out[r.path] = await capture(url, r.path);
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  const failed = Object.entries(out).filter(([, r]) => r.status !== 200);
+  if (failed.length > 0) {
+    throw new Error(
+      `${failed.length} reads failed, e.g. ${failed[0]?.[0]}: ${failed[0]?.[1].body}`,
+    );
+  }
+  return out;
+}
+
+/** The answer to one POST, which must be a 200. */
+export async function capturePost(url: string, r: LoadRequest): Promise<CannedResponse> {
+  const res = await capture(url, r.path, { method: 'POST', body: r.body });
+  if (res.status !== 200) throw new Error(`POST ${r.path} failed: ${res.body}`);
+  return res;
 }

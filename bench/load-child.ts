@@ -1,13 +1,13 @@
 // The load generator, run in a child process of its own (bench/load.ts forks it) so it
 // never shares a CPU thread with the runner or the server. Gets one LoadSpec over IPC,
-// runs autocannon (warm-up, then the measured run) and answers with a LoadResult.
+// runs autocannon (warm-up, then the measured run) and answers with every latency.
 // Latencies are taken from every response at full resolution (autocannon's own
 // histogram rounds to whole milliseconds).
 import autocannon from 'autocannon';
-import type { LoadResult, LoadSpec } from './load';
+import type { LoadSpec, RawLoad } from './load';
 import { createRng } from './prng';
 
-function run(spec: LoadSpec, seconds: number, record: boolean): Promise<LoadResult> {
+function run(spec: LoadSpec, seconds: number, record: boolean): Promise<RawLoad> {
   const rng = createRng(spec.seed ?? 1);
   const latencies: number[] = [];
   let errors = 0;
@@ -36,17 +36,9 @@ function run(spec: LoadSpec, seconds: number, record: boolean): Promise<LoadResu
   });
   return new Promise((resolve, reject) => {
     instance.on('done', (result: any) => {
-      latencies.sort((a, b) => a - b);
-      const at = (q: number) =>
-        latencies.length === 0
-          ? 0
-          : (latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] as number);
       resolve({
-        requests: latencies.length,
-        rps: latencies.length / (result.duration as number),
-        p50: at(0.5),
-        p99: at(0.99),
-        max: latencies.at(-1) ?? 0,
+        latencies,
+        seconds: result.duration as number,
         errors: errors + (result.errors as number) + (result.timeouts as number),
         statusCodes: Object.fromEntries(
           Object.entries(result.statusCodeStats as Record<string, { count: number }>).map(

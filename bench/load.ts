@@ -30,15 +30,49 @@ export interface LoadResult {
   statusCodes: Record<string, number>;
 }
 
-export function runLoad(spec: LoadSpec): Promise<LoadResult> {
+/** What one load run saw: every latency (ms) of the measured part. */
+export interface RawLoad {
+  latencies: number[];
+  seconds: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+}
+
+/** Figures of one or more runs of the same load, taken together. */
+export function summarize(runs: RawLoad[]): LoadResult {
+  const latencies = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
+  const at = (q: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  const seconds = runs.reduce((n, r) => n + r.seconds, 0);
+  const statusCodes: Record<string, number> = {};
+  for (const r of runs) {
+    for (const [code, n] of Object.entries(r.statusCodes))
+      statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  }
+  return {
+    requests: latencies.length,
+    rps: latencies.length / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    max: latencies.at(-1) ?? 0,
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+    statusCodes,
+  };
+}
+
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  return summarize([await runRawLoad(spec)]);
+}
+
+export function runRawLoad(spec: LoadSpec): Promise<RawLoad> {
   const child = fork(join(__dirname, 'load-child.ts'), [], {
     execArgv: ['--import', 'tsx'],
     cwd: join(__dirname, '..'),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (msg: { ok: boolean; result?: LoadResult; error?: string }) => {
-      if (msg.ok) resolve(msg.result as LoadResult);
+    child.once('message', (msg: { ok: boolean; result?: RawLoad; error?: string }) => {
+      if (msg.ok) resolve(msg.result as RawLoad);
       else reject(new Error(`load generator failed: ${msg.error}`));
     });
     child.once('exit', (code) => {

@@ -17,18 +17,27 @@ export function readMemory(pid: number): Memory | undefined {
   }
 }
 
-/** Samples RSS every `everyMs` until stopped; reports the largest RSS seen. */
+/** Samples RSS every `everyMs` until stopped (pausable); reports the largest RSS seen. */
 export function sampleRss(pid: number, everyMs = 50) {
   let peak = readMemory(pid)?.rssMb ?? 0;
-  const timer = setInterval(() => {
+  const sample = () => {
     const m = readMemory(pid);
     if (m && m.rssMb > peak) peak = m.rssMb;
-  }, everyMs);
+  };
+  let timer: NodeJS.Timeout | undefined = setInterval(sample, everyMs);
+  const pause = () => {
+    sample();
+    clearInterval(timer);
+    timer = undefined;
+  };
   return {
+    pause,
+    resume() {
+      timer ??= setInterval(sample, everyMs);
+    },
     stop(): number {
-      clearInterval(timer);
-      const m = readMemory(pid);
-      return Math.max(peak, m?.rssMb ?? 0);
+      pause();
+      return peak;
     },
   };
 }

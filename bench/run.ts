@@ -4,22 +4,21 @@
 // answering the same bytes from memory, and the same SQLite statements in-process.
 // Writes docs/benchmarks.md (full-size runs) and prints the table.
 //
-//   npm run bench                                  # 1,000,000 entries, 10 s per row
+//   npm run bench                                  # 1,000,000 entries, 15 s per row
 //   npm run bench -- --times 10000 --duration 2    # smoke run: fails on any error
 //   options: --no-build --warmup S --connections N --seed N --out FILE
 //            --profile (CPU profile of the server, run from the sources)
 //            --exe FILE (another executable, e.g. an older build for before/after)
 //            --rows time,project,month,create,update,storm,whole (a subset)
-//            --node-options "..." (NODE_OPTIONS of the server, e.g. V8 heap flags)
-import { execFileSync } from 'node:child_process';
+//            --node-options=... (NODE_OPTIONS of the server, e.g. V8 heap flags)
 import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type CannedResponse, type CeilingRoutes, startCeiling } from './ceiling-http';
+import { type CeilingRoutes, startCeiling } from './ceiling-http';
 import { measureInProcess } from './ceiling-sqlite';
-import { capture, login, streamWhole } from './client';
+import { captureGets, capturePost, login, streamWhole } from './client';
 import { DATA_DIR, ensureDataset } from './dataset';
-import { type LoadRequest, type LoadResult, runLoad } from './load';
+import { type LoadRequest, type RawLoad, runLoad, runRawLoad, summarize } from './load';
 import { summarizeProfiles } from './profile';
 import {
   type BenchReport,
@@ -31,14 +30,14 @@ import {
 } from './report';
 import { readMemory, sampleRss } from './rss';
 import { buildScenarios } from './scenarios';
-import { ROOT, startTarget, targetCommand } from './target';
+import { buildExecutable, executableSize, processStarts, ROOT, startTarget } from './target';
 
 const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
 const { values: opts } = parseArgs({
   options: {
     times: { type: 'string', default: '1000000' },
-    duration: { type: 'string', default: '10' },
+    duration: { type: 'string', default: '15' },
     warmup: { type: 'string' },
     connections: { type: 'string', default: '10' },
     seed: { type: 'string', default: '9' },
@@ -55,13 +54,17 @@ const SECONDS = Number(opts.duration);
 const WARMUP =
   opts.warmup === undefined ? Math.min(3, Math.max(1, SECONDS / 3)) : Number(opts.warmup);
 const CONNECTIONS = Number(opts.connections);
-/** Only a full-size run replaces the published figures. */
-const OUT = opts.out ?? (TIMES >= 1_000_000 ? join(ROOT, 'docs/benchmarks.md') : undefined);
+/** Turns of timetrack and the bare server within each row's measured time. */
+const ROUNDS = 3;
+/** Only a full run (every row, full size, the built executable) replaces the published figures. */
+const FULL =
+  TIMES >= 1_000_000 && !opts.rows && !opts.exe && !opts.profile && !opts['node-options'];
+const OUT = opts.out ?? (FULL ? join(ROOT, 'docs/benchmarks.md') : undefined);
 const SECRET = 'benchmark-secret-key-0123456789-abcdefghijklmnop';
 
 async function main(): Promise<void> {
   const loadAtStart = loadAverageNow();
-  if (!opts['no-build']) build();
+  if (!opts['no-build']) buildExecutable(say);
   const dataset = ensureDataset(TIMES, Number(opts.seed), say);
   const runDir = join(DATA_DIR, 'run');
   rmSync(runDir, { recursive: true, force: true });
@@ -93,9 +96,9 @@ async function main(): Promise<void> {
 
   say('capturing responses for the ceiling server ...');
   const routes: CeilingRoutes = {
-    get: await captureAll(target.url, [...sc.timeReads, ...sc.projectReads, ...sc.monthReads]),
-    post: { '/v0/times': await captureOne(target.url, sc.creates[0] as LoadRequest) },
-    postOther: await captureOne(target.url, sc.updates[0] as LoadRequest),
+    get: await captureGets(target.url, [...sc.timeReads, ...sc.projectReads, ...sc.monthReads]),
+    post: { '/v0/times': await capturePost(target.url, sc.creates[0] as LoadRequest) },
+    postOther: await capturePost(target.url, sc.updates[0] as LoadRequest),
   };
   const ceiling = await startCeiling(routes);
 
@@ -110,13 +113,30 @@ async function main(): Promise<void> {
       warmupSeconds: WARMUP,
       seconds: SECONDS,
     });
+  // timetrack and the bare server take turns in ROUNDS slices of the measured time, so
+  // that both see the same drift of whatever else the machine is doing.
   const loadRow = async (id: RowId, method: 'GET' | 'POST', requests: LoadRequest[]) => {
     if (!wanted(id)) return;
-    say(`row ${id}: ${method} x ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${SECONDS} s`);
+    say(
+      `row ${id}: ${method} x ${CONNECTIONS} connections, ${ROUNDS} × (ours, bare) of ${SECONDS / ROUNDS} s`,
+    );
+    const ours: RawLoad[] = [];
+    const bare: RawLoad[] = [];
     const rss = sampleRss(target.pid);
-    const ours = await load(target.url, method, requests);
-    const rssMb = rss.stop();
-    rows.push({ id, ours, rssMb, ceilingHttp: await load(ceiling.url, method, requests) });
+    for (let round = 0; round < ROUNDS; round++) {
+      const spec = {
+        method,
+        requests,
+        connections: CONNECTIONS,
+        warmupSeconds: round === 0 ? WARMUP : 0,
+        seconds: SECONDS / ROUNDS,
+      };
+      rss.resume();
+      ours.push(await runRawLoad({ ...spec, url: target.url }));
+      rss.pause();
+      bare.push(await runRawLoad({ ...spec, url: ceiling.url }));
+    }
+    rows.push({ id, ours: summarize(ours), rssMb: rss.stop(), ceilingHttp: summarize(bare) });
   };
   await loadRow('time', 'GET', sc.timeReads);
   await loadRow('project', 'GET', sc.projectReads);
@@ -164,7 +184,7 @@ async function main(): Promise<void> {
     connections: CONNECTIONS,
     target: target.kind,
     startupMs: target.startupMs,
-    executableBytes: exeSize(),
+    executableBytes: executableSize(),
     datasetSeconds: s.seconds,
     dbBytes: statSync(dataset.file).size,
     peakHwmMb: peak?.hwmMb ?? 0,
@@ -187,74 +207,7 @@ async function main(): Promise<void> {
   }
 }
 
-function build(): void {
-  say('npm run build ...');
-  try {
-    execFileSync('npm', ['run', '--silent', 'build'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-  } catch {
-    say(`build failed; benchmarking the ${targetCommand().kind} that is there`);
-  }
-}
-
-/** How long a bare node and `timetrack --version` take to start here (median of 3), ms. */
-function processStarts(): { node: number; version: number } | undefined {
-  const cmd = targetCommand();
-  const median = (command: string, args: string[]) => {
-    const runs = [0, 1, 2].map(() => {
-      const started = performance.now();
-      execFileSync(command, args, { stdio: 'ignore' });
-      return performance.now() - started;
-    });
-    return runs.sort((a, b) => a - b)[1] as number;
-  };
-  try {
-    return {
-      node: median(process.execPath, ['-e', '0']),
-      version: median(cmd.command, [...cmd.args, '--version']),
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-function exeSize(): number | undefined {
-  try {
-    return statSync(join(ROOT, 'dist/timetrack')).size;
-  } catch {
-    return undefined;
-  }
-}
-
-async function captureAll(
-  url: string,
-  requests: LoadRequest[],
-): Promise<Record<string, CannedResponse>> {
-  const out: Record<string, CannedResponse> = {};
-  const queue = [...requests];
-  const worker = async () => {
-    for (let r = queue.shift(); r; r = queue.shift()) out[r.path] = await capture(url, r.path);
-  };
-  await Promise.all([worker(), worker(), worker(), worker()]);
-  const failed = Object.entries(out).filter(([, r]) => r.status !== 200);
-  if (failed.length > 0)
-    throw new Error(
-      `${failed.length} reads failed, e.g. ${failed[0]?.[0]}: ${failed[0]?.[1].body}`,
-    );
-  return out;
-}
-
-async function captureOne(url: string, r: LoadRequest): Promise<CannedResponse> {
-  const res = await capture(url, r.path, { method: 'POST', body: r.body });
-  if (res.status !== 200) throw new Error(`POST ${r.path} failed: ${res.body}`);
-  return res;
-}
-
 main().catch((err) => {
   say(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   process.exit(1);
 });
-
-export type { LoadResult };

@@ -1,7 +1,7 @@
 // The server under test: the built executable (else the bundle, else the sources) started
 // as its own process on a copy of the benchmark database. Knows its pid for RSS samples.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, openSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, openSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -122,4 +122,45 @@ async function stopChild(child: ChildProcess, exited: Promise<number | null>): P
   const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
   await exited;
   clearTimeout(timer);
+}
+
+/** npm run build; on failure, says so and leaves whatever is in dist/ to be measured. */
+export function buildExecutable(say: (line: string) => void): void {
+  say('npm run build ...');
+  try {
+    execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'pipe' });
+  } catch (err) {
+    const e = err as { stdout?: Buffer; stderr?: Buffer };
+    process.stderr.write(`${e.stdout ?? ''}${e.stderr ?? ''}`);
+    say(`build failed; benchmarking the ${targetCommand().kind} that is there`);
+  }
+}
+
+export function executableSize(): number | undefined {
+  try {
+    return statSync(join(ROOT, 'dist/timetrack')).size;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How long a bare node and `timetrack --version` take to start here (median of 3), ms. */
+export function processStarts(): { node: number; version: number } | undefined {
+  const cmd = targetCommand();
+  const median = (command: string, args: string[]) => {
+    const runs = [0, 1, 2].map(() => {
+      const started = performance.now();
+      execFileSync(command, args, { stdio: 'ignore' });
+      return performance.now() - started;
+    });
+    return runs.sort((a, b) => a - b)[1] as number;
+  };
+  try {
+    return {
+      node: median(process.execPath, ['-e', '0']),
+      version: median(cmd.command, [...cmd.args, '--version']),
+    };
+  } catch {
+    return undefined;
+  }
 }
