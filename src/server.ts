@@ -85,6 +85,11 @@ async function handle(
     if (err instanceof ApiError) {
       if (err.status === 413) res.setHeader('Connection', 'close'); // the rest is not read
       sendError(res, err);
+    } else if (req.destroyed && !req.complete) {
+      // The client went away (or timed out) before its body arrived: nobody to answer,
+      // and not a server error. 499 in the log, as nginx writes it.
+      res.statusCode = 499;
+      res.destroy();
     } else {
       app.log.error('unexpected error', {
         method: req.method,

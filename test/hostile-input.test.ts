@@ -622,6 +622,19 @@ describe('slow clients', () => {
     assert.ok(!reply.includes(' 500 '), reply);
   });
 
+  it('logs a client that leaves mid-body as 499, not as a server error', async () => {
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => {});
+    socket.write('POST /v0/users HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"auth":');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const logs = server.logs.join('');
+    assert.doesNotMatch(logs, /unexpected error|"status":500/);
+    assert.match(logs, /"path":"\/v0\/users","status":499/);
+  });
+
   it('still serves other clients while slow ones wait', async () => {
     const slow = trickle(['GET /health HTTP/1.1\r\n'], 100);
     const res = await server.api.raw('/health');
