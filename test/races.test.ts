@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type { Api, Reply } from './helpers/api';
-import { type ServeProcess, startServe } from './helpers/cli';
+import { runCli, type ServeProcess, startServe } from './helpers/cli';
 import { slugExistsBody, usernameExistsBody } from './helpers/errors';
 import { ADMIN, bcryptHash, tempDir } from './helpers/server';
 
@@ -54,7 +54,7 @@ describe('two server processes on one database file', () => {
 
   const both = (): [Api, Api] => [a.api, b.api];
 
-  it('updates one project 200 times from each process: revisions 1..401, nothing lost', async () => {
+  it('updates one project 200 times from each process (and the CLI writes): revisions 1..401, nothing lost', async () => {
     const created = await a.api.post('/projects', token, { name: 'start', slugs: ['race-proj'] });
     assert.equal(created.status, 200, created.text);
     const tasks = both().flatMap((api, p) =>
@@ -63,8 +63,14 @@ describe('two server processes on one database file', () => {
         (_, i) => () => api.post('/projects/race-proj', token, { name: `p${p}-${i}` }),
       ),
     );
-    const replies = await pool(16, interleave(tasks));
+    // The CLI writes to the same file meanwhile (SPEC §2.5: it works while serving).
+    const cli = runCli(['admin', 'create-user', 'cli-user', '--password-stdin', '--db', dbFile], {
+      input: 'cli-password\n',
+    });
+    const [replies, cliResult] = await Promise.all([pool(16, interleave(tasks)), cli]);
     assert.deepEqual(statuses(replies), { 200: 400 });
+    assert.equal(cliResult.code, 0, cliResult.stderr);
+    assert.ok(await b.api.login('cli-user', 'cli-password'));
 
     const res = await b.api.get('/projects/race-proj', token, { include_revisions: true });
     assert.equal(res.status, 200, res.text);
