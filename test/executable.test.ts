@@ -194,7 +194,7 @@ smoke(
 
     const sizeMb = statSync(exe).size / 1e6;
     t.diagnostic(
-      `executable ${sizeMb.toFixed(1)} MB; spawn to first /health answer ${first.startMs.toFixed(0)} ms (cold cache), ${second.startMs.toFixed(0)} ms (warm); SIGTERM to exit ${stopMs.toFixed(0)} ms`,
+      `executable ${sizeMb.toFixed(1)} MB; spawn to first /health answer ${first.startMs.toFixed(0)} ms (first serve), ${second.startMs.toFixed(0)} ms (restart); SIGTERM to exit ${stopMs.toFixed(0)} ms`,
     );
   },
 );
