@@ -395,6 +395,32 @@ describe('hostile input', () => {
     }
   });
 
+  it('treats __proto__, constructor and prototype as ordinary names', async () => {
+    const names = ['__proto__', 'constructor', 'prototype'];
+    for (const field of names) {
+      const body = `{"auth":${JSON.stringify({ type: 'token', token })},"object":{"${field}":{"x":1},"name":"n","slug":"${fresh('r')}"}}`;
+      const res = await send('POST', '/v0/users/org-roles', body, `field ${field}`);
+      assert.equal((res.body as { text: string }).text, `org-role does not have a ${field} field`);
+    }
+    if (!has('POST', '/v0/projects')) return;
+    // Valid usernames: a users map must keep them (valibot's record() dropped them).
+    const users = `{${names.map((n) => `"${n}":{"member":true}`).join(',')}}`;
+    const slug = fresh('protos');
+    const object = `{"name":"n","slugs":["${slug}"],"users":${users}}`;
+    const body = `{"auth":${JSON.stringify({ type: 'token', token })},"object":${object}}`;
+    const unknown = await send('POST', '/v0/projects', body, 'unknown prototype-named users');
+    assert.equal(
+      (unknown.body as { text: string }).text,
+      'The project does not contain a valid user reference',
+    );
+    for (const username of names) {
+      assert.equal((await server.api.post('/users', token, { username })).status, 200, username);
+    }
+    const res = await send('POST', '/v0/projects', body, 'prototype-named users');
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(Object.keys(JSON.parse(res.text).users).sort(), [...names].sort());
+  });
+
   it('answers hostile login bodies with kind 4 or 7 and never lets anyone in', async () => {
     const fields = { type: 'password', username: 'admin', password: 'wrong' };
     for (const field of Object.keys(fields)) {

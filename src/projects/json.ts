@@ -35,14 +35,17 @@ interface ProjectRevision {
   deleted_at: number | null;
 }
 
-const toUsersJson = (users: string) => {
-  const map = JSON.parse(users) as Record<string, [number, number, number]>;
-  const out: Record<string, ProjectRole> = {};
-  for (const [name, [member, spectator, manager]] of Object.entries(map)) {
-    out[name] = { member: member === 1, spectator: spectator === 1, manager: manager === 1 };
-  }
-  return out;
-};
+// fromEntries defines own properties: `out[name] = …` would set the prototype for a
+// user named `__proto__` instead of listing them.
+const toUsersJson = (users: string): Record<string, ProjectRole> =>
+  Object.fromEntries(
+    Object.entries(JSON.parse(users) as Record<string, [number, number, number]>).map(
+      ([name, [member, spectator, manager]]) => [
+        name,
+        { member: member === 1, spectator: spectator === 1, manager: manager === 1 },
+      ],
+    ),
+  );
 
 export function toProjectJson(row: ProjectRow) {
   const json = {

@@ -10,13 +10,24 @@ const slugs = v.message(
 );
 
 const flag = v.optional(v.boolean());
+const roleFlags = v.strictObject({ member: flag, spectator: flag, manager: flag });
+type UsersMap = Record<string, v.InferOutput<typeof roleFlags>>;
+
+/**
+ * A plain check rather than v.record: v.record silently drops the keys `__proto__`,
+ * `constructor` and `prototype`, which are valid usernames (JSON.parse makes them own
+ * properties, so nothing is polluted) — such a user would vanish from the map.
+ */
+const isUsersMap = (value: unknown): value is UsersMap =>
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.values(value).every((entry) => v.is(roleFlags, entry));
 
 /** username → {member, spectator, manager}; a missing flag means false; null clears. */
 const users = v.optional(
   v.message(
-    v.nullable(
-      v.record(v.string(), v.strictObject({ member: flag, spectator: flag, manager: flag })),
-    ),
+    v.nullable(v.custom<UsersMap>(isUsersMap)),
     'map of usernames to objects of member, spectator and manager booleans',
   ),
 );
