@@ -58,6 +58,41 @@ function run(args: string[], options: { env?: Record<string, string>; input?: st
   });
 }
 
+/** util-linux `script` gives the command a pseudo-terminal, as a person at a prompt has. */
+const SCRIPT = existsSync('/usr/bin/script');
+
+/**
+ * Runs `timetrack <args>` on a pseudo-terminal; for each [prompt, keys] waits until the
+ * output shows the prompt, then types the keys. `output` is what the terminal showed.
+ */
+function runOnTerminal(args: string[], dialog: [string, string][]) {
+  const command = [process.execPath, '--import', 'tsx', 'src/main.ts', ...args]
+    .map((a) => `'${a}'`)
+    .join(' ');
+  return new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = spawn('/usr/bin/script', ['-qec', command, '/dev/null'], {
+      cwd: ROOT,
+      env: childEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    let shown = 0;
+    let step = 0;
+    child.stdout?.on('data', (d) => {
+      output += d;
+      const next = dialog[step];
+      const at = next ? output.indexOf(next[0], shown) : -1;
+      if (next && at >= 0) {
+        shown = at + next[0].length;
+        step++;
+        child.stdin?.write(next[1]);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
 /** Asserts a user error: exit 1 and exactly one line on stderr, no stack trace. */
 function assertUserError(res: Result, pattern: RegExp) {
   assert.equal(res.code, 1, res.stderr);
@@ -204,6 +239,38 @@ describe('timetrack admin', () => {
       text,
       /^timetrack: cannot open the database .*not-a-db\.txt: file is not a database/,
     );
+  });
+
+  it('asks twice on a terminal without echoing the password', { skip: !SCRIPT }, async () => {
+    const typed = 'typed-on-a-tty';
+    const res = await runOnTerminal(
+      ['admin', 'create-user', 'hana', '--db', server.dbFile],
+      [
+        ['Password: ', `${typed}\r`],
+        ['Password (again): ', `${typed}\r`],
+      ],
+    );
+    assert.equal(res.code, 0, res.output);
+    assert.ok(!res.output.includes(typed), `echoed: ${JSON.stringify(res.output)}`);
+    assert.ok(!res.output.includes('\u001b['), 'the prompt is not erased by escape sequences');
+    await canLogIn('hana', typed);
+
+    const differ = await runOnTerminal(
+      ['admin', 'create-user', 'ivan', '--db', server.dbFile],
+      [
+        ['Password: ', 'one-password\r'],
+        ['Password (again): ', 'another-one\r'],
+      ],
+    );
+    assert.equal(differ.code, 1);
+    assert.match(differ.output, /timetrack: the two passwords differ/);
+    const cancelled = await runOnTerminal(
+      ['admin', 'create-user', 'ivan', '--db', server.dbFile],
+      [['Password: ', 'half\x03']],
+    );
+    assert.equal(cancelled.code, 1);
+    assert.match(cancelled.output, /timetrack: cancelled/);
+    assert.equal((await server.api.get('/users/ivan', server.adminToken)).status, 404);
   });
 
   it('answers bad usage with exit 2', async () => {

@@ -1,6 +1,7 @@
 // Shared pieces of the one-shot commands: one-line user errors, reading a password,
 // opening the database the way `serve` does.
 import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
 import { createPasswordHasher } from '../auth/password';
 import { migrate, SchemaTooNewError } from '../db/migrate';
 import { NativeAddonError } from '../db/native-sea';
@@ -41,12 +42,21 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return text;
 }
 
+/**
+ * Asks on the terminal without echo. readline runs in terminal (raw) mode but writes
+ * into a sink: its own output would echo the typing and, on every refresh, erase the
+ * prompt we wrote to stderr. Ctrl-C cancels (exit 1) instead of ending silently.
+ */
 function promptHidden(question: string): Promise<string> {
-  return new Promise((resolve) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-    const output = rl as unknown as { _writeToOutput: (s: string) => void };
+  return new Promise((resolve, reject) => {
+    const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+    const rl = createInterface({ input: process.stdin, output: sink, terminal: true });
     process.stderr.write(question);
-    output._writeToOutput = () => {}; // no echo of what is typed
+    rl.on('SIGINT', () => {
+      rl.close();
+      process.stderr.write('\n');
+      reject(new CliError('cancelled'));
+    });
     rl.question('', (answer) => {
       rl.close();
       process.stderr.write('\n');
