@@ -203,6 +203,10 @@ describe('creating users', () => {
         { username: name(), 'org-roles': 'admins' },
         'Field org-roles of user should be array of org-role slugs but was sent as string',
       ],
+      [
+        { username: name(), 'org-roles': ['Not A Slug'] },
+        'Field org-roles of user should be array of org-role slugs but was sent as array',
+      ],
     ];
     for (const [object, text] of cases) {
       const res = await server.api.post('/users', admin, object);

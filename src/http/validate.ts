@@ -81,6 +81,11 @@ export const optionalTyped = (check: (s: string) => boolean, expected: string) =
 export const optionalBoolean = () => v.optional(v.message(v.boolean(), 'boolean'));
 
 export const slug = () => v.message(v.pipe(v.string(), v.check(isSlug)), 'slug');
+/**
+ * An array of slugs with no message of its own: wrap it in v.message so that a bad item
+ * reports the list's wording ("array of ... slugs"), not the item's.
+ */
+export const slugArray = () => v.array(v.pipe(v.string(), v.check(isSlug)));
 export const username = () => v.message(v.pipe(v.string(), v.check(isUsername)), 'username');
 export const calendarDate = () => v.message(v.pipe(v.string(), v.check(isCalendarDate)), 'date');
 

@@ -1,11 +1,10 @@
 // Shapes of project objects sent to POST /projects and POST /projects/:slug (SPEC §4.1).
 // Server-managed fields (uuid, revision, dates) are absent, so sending one is Bad Object.
 import * as v from 'valibot';
-import { isHttpUri, optionalTyped, requiredText } from '../http/validate';
-import { isSlug } from '../identifiers';
+import { isHttpUri, optionalTyped, requiredText, slugArray } from '../http/validate';
 
 const slugs = v.message(
-  v.pipe(v.array(v.pipe(v.string(), v.check(isSlug))), v.minLength(1), v.maxLength(16)),
+  v.pipe(slugArray(), v.minLength(1), v.maxLength(16)),
   'array of 1 to 16 slugs',
 );
 

@@ -6,14 +6,13 @@ import {
   optionalText,
   optionalTyped,
   slug,
+  slugArray,
   username,
 } from '../http/validate';
-import { isSlug } from '../identifiers';
 
 export const MAX_DURATION = 2_147_483_647;
 
-// Bare (no message of its own), so that a bad item reports the list's expected wording.
-const activitySlugs = v.array(v.pipe(v.string(), v.check(isSlug)));
+const activitySlugs = slugArray();
 
 // JSON.parse turns 1e999 into Infinity and keeps 1.5: neither is an integer.
 const duration = () =>

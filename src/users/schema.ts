@@ -1,13 +1,13 @@
 // Shapes of user objects sent to POST /users and POST /users/:username (SPEC §4.4).
 import * as v from 'valibot';
 import { BCRYPT_HASH } from '../auth/password';
-import { isEmail, optionalBoolean, optionalText, optionalTyped, slug } from '../http/validate';
+import { isEmail, optionalBoolean, optionalText, optionalTyped, slugArray } from '../http/validate';
 
 const common = {
   display_name: optionalText(255),
   password: v.optional(v.message(v.pipe(v.string(), v.regex(BCRYPT_HASH)), 'bcrypt hash')),
   email: optionalTyped(isEmail, 'email address'),
-  'org-roles': v.optional(v.message(v.nullable(v.array(slug())), 'array of org-role slugs')),
+  'org-roles': v.optional(v.message(v.nullable(slugArray()), 'array of org-role slugs')),
   site_spectator: optionalBoolean(),
   site_manager: optionalBoolean(),
   site_admin: optionalBoolean(),
