@@ -190,6 +190,19 @@ describe('authorization matrix (SPEC §3)', () => {
           names: { uuid },
         };
       }
+      case 'times.update.move': {
+        const uuid = times.member;
+        return { method: 'POST', path: `/times/${uuid}`, body: { project: 'q' }, names: { uuid } };
+      }
+      case 'times.update.user': {
+        const uuid = await newTime('member', 'p');
+        return {
+          method: 'POST',
+          path: `/times/${uuid}`,
+          body: { user: 'member2' },
+          names: { uuid },
+        };
+      }
       case 'times.delete.own':
       case 'times.delete.others':
       case 'times.delete.otherProject': {

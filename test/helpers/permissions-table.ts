@@ -197,6 +197,24 @@ export const RULES: readonly Rule[] = [
     refusal: 'update time {uuid}',
   },
   {
+    id: 'times.update.move',
+    endpoint: 'POST /v0/times/:uuid',
+    target: "member's time, moved to Q (member is no member of Q)",
+    allowed: [],
+    refusal: 'update time {uuid}',
+    refusalFor: {
+      admin: 'move time {uuid} to member in project q',
+      member: 'move time {uuid} to member in project q',
+    },
+  },
+  {
+    id: 'times.update.user',
+    endpoint: 'POST /v0/times/:uuid',
+    target: "a time of member's, given to member2",
+    allowed: ['admin'],
+    refusal: 'update time {uuid}',
+  },
+  {
     id: 'times.delete.own',
     endpoint: 'DELETE /v0/times/:uuid',
     target: "a time of member's in P",
