@@ -355,13 +355,13 @@ export function permissionsMarkdown(): string {
   const rule = `|${' --- |'.repeat(ACTOR_NAMES.length + 3)}`;
   const rows = RULES.map((r) => {
     const cells = ACTOR_NAMES.map((a) => (r.allowed.includes(a) ? '✓' : '✗'));
+    const code = (t: string) => `\`${t.replace(/\{(\w+)\}/g, '<$1>')}\``;
     const refusals = [
-      r.refusal,
-      ...Object.entries(r.refusalFor ?? {}).map(([a, t]) => `${t} (${a})`),
-    ]
-      .filter(Boolean)
-      .map((t) => `\`${t?.replace(/\{(\w+)\}/g, '<$1>')}\``)
-      .join('; ');
+      ...(r.refusal ? [code(r.refusal)] : []),
+      ...Object.entries(r.refusalFor ?? {}).map(
+        ([a, t]) => `${code(t)} for ${ACTORS[a as ActorName]}`,
+      ),
+    ].join('; ');
     const refused = r.listed ? 'not listed' : refusals || '—';
     return `| ${r.endpoint} | ${r.target} | ${cells.join(' | ')} | ${refused} |`;
   });
