@@ -212,7 +212,9 @@ describe('hostile input', () => {
   ): Promise<Reply> {
     const except = path === '/v0/login' ? ['login_failures'] : [];
     const before = checksum(except);
-    const res = await server.api.raw(path, { method, body, headers });
+    // Never a hang: every answer must come within 10 s.
+    const signal = AbortSignal.timeout(10_000);
+    const res = await server.api.raw(path, { method, body, headers, signal });
     assertApiAnswer(res, `${method} ${path} ${context}`);
     if (res.status !== 200) {
       assert.equal(checksum(except), before, `${method} ${path} ${context} wrote to the database`);
