@@ -186,6 +186,40 @@ describe('two server processes on one database file', () => {
     }
   });
 
+  it('answers kind 3 when a referenced org role is deleted while the write waits', async () => {
+    // The role exists when the request is checked but is gone (hard delete, committed by
+    // another writer) when its write runs: the foreign key must be re-checked, not 500.
+    const db = new Database(dbFile);
+    try {
+      db.pragma('busy_timeout = 10000');
+      for (const [i, send] of [
+        (slug: string) => a.api.post('/users/race-user', token, { 'org-roles': [slug] }),
+        (slug: string) =>
+          a.api.post('/users', token, { username: `late-${slug}`, 'org-roles': [slug] }),
+      ].entries()) {
+        const slug = `doomed-${i}`;
+        assert.equal(
+          (await a.api.post('/users/org-roles', token, { name: slug, slug })).status,
+          200,
+        );
+        db.exec('BEGIN IMMEDIATE');
+        db.prepare('DELETE FROM org_roles WHERE slug = ?').run(slug);
+        const pending = send(slug);
+        await sleep(300);
+        db.exec('COMMIT');
+        const res = await pending;
+        assert.deepEqual(res.body, {
+          status: 409,
+          error: 'Invalid foreign key',
+          text: 'The user does not contain a valid org-role reference',
+        });
+      }
+    } finally {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      db.close();
+    }
+  });
+
   it('gives one slug to exactly one of 50 concurrent creates', async () => {
     const tasks = Array.from(
       { length: 50 },

@@ -102,12 +102,13 @@ export function createUserService(db: Db, users: UserStore, roles: RoleService) 
         throw invalidUsername(username);
       }
       const fields = { ...rest, display_name: rest.display_name ?? displayname };
-      const ids = roleIds(fields) ?? [];
+      roleIds(fields); // kind 3 before kind 9 (SPEC §3 order)
       if (!canCreateUsers(actor)) throw authorizationFailure(actor.username, 'create users');
       const { next, changed } = apply(DEFAULTS, [], fields);
       assertMaySet(actor, undefined, changed, 'new users');
       return writeTransaction(db, () => {
         if (users.idOf(username) !== undefined) throw usernameAlreadyExists(username);
+        const ids = roleIds(fields) ?? []; // again under the lock: a role may have been deleted
         const id = users.insert(username, next, Date.now());
         users.replaceOrgRoles(id, ids);
         return toUserJson(find(username, false));
@@ -117,7 +118,7 @@ export function createUserService(db: Db, users: UserStore, roles: RoleService) 
     update(actor: Actor, username: string, input: unknown) {
       const target = find(username, actor.siteAdmin); // an admin's update restores a deleted user
       const fields = parseObject(updateUserSchema, input, 'user');
-      const ids = roleIds(fields);
+      roleIds(fields); // kind 3 before kind 9 (SPEC §3 order)
       const self = target.id === actor.id;
       if (!self && !actor.siteAdmin && !actor.siteManager) {
         throw authorizationFailure(actor.username, `update user ${target.username}`);
@@ -140,6 +141,7 @@ export function createUserService(db: Db, users: UserStore, roles: RoleService) 
         assertMaySet(actor, latest.id, changed, `user ${latest.username}`);
         if (latest.deleted_at !== null) next.active = fields.active ?? true; // restoring
         users.update(latest.id, next, Date.now(), null);
+        const ids = roleIds(fields); // again under the lock: a role may have been deleted
         if (ids) users.replaceOrgRoles(latest.id, ids);
         return toUserJson(find(latest.username, false));
       });
