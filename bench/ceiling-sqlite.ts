@@ -1,7 +1,8 @@
 // The SQLite ceiling of SPEC §9: the same prepared statements the server runs for each
 // row, called in a loop in this process (no HTTP, no auth, no event loop). Uses the
-// server's own stores and services (built by createApp, as `serve` does), so the SQL
-// is exactly the SQL that answers the requests.
+// server's own stores and services (built by createApp, as `serve` does), so the SQL is
+// exactly the SQL that answers the requests. The runner calls each probe in turns between
+// the HTTP runs, so that all three figures of a row see the same machine.
 import { type App, createApp } from '../src/app';
 import { createPasswordHasher } from '../src/auth/password';
 import { loadConfig } from '../src/config';
@@ -26,24 +27,27 @@ export interface InProcess {
   jsonOpsPerSec?: number;
 }
 
+/** One row's in-process work: `op` is the statement(s), `withJson` adds the mapping. */
+export interface Probe {
+  what: string;
+  op: () => unknown;
+  withJson?: () => unknown;
+}
+
 /** Calls fn as often as it can for `seconds`; calls per second. */
-function rate(seconds: number, fn: () => void): number {
+export function rate(seconds: number, fn: () => unknown): number {
   const started = performance.now();
   const until = started + seconds * 1000;
   let n = 0;
   while (performance.now() < until) {
-    for (let i = 0; i < 20; i++) fn();
-    n += 20;
+    for (let i = 0; i < 10; i++) fn();
+    n += 10;
   }
   return n / ((performance.now() - started) / 1000);
 }
 
-export function measureInProcess(
-  file: string,
-  s: Sidecar,
-  sc: Scenarios,
-  seconds: number,
-): Partial<Record<RowId, InProcess>> {
+/** Opens the database (beside the running server: WAL) with the server's own services. */
+export function openInProcess(file: string, s: Sidecar, sc: Scenarios) {
   const config = loadConfig({ db: file, port: 0, host: '127.0.0.1' }, {});
   const db = openDatabase(file);
   const readers = createReaderPool(file);
@@ -56,19 +60,21 @@ export function measureInProcess(
     passwords,
     secretKey: 'x'.repeat(32),
   });
-  try {
-    return measure(app, s, sc, seconds);
-  } finally {
-    void passwords.close();
-    readers.close();
-    db.close();
-  }
+  return {
+    probes: probes(app, s, sc),
+    /** Every row of the whole-list statement once, with the JSON mapping (rows/s). */
+    wholeList: (): InProcess => wholeList(app, s),
+    close() {
+      void passwords.close();
+      readers.close();
+      db.close();
+    },
+  };
 }
 
-function measure(app: App, s: Sidecar, sc: Scenarios, seconds: number) {
-  const rng = createRng(7);
+function actorCache(app: App) {
   const actors = new Map<string, Actor>();
-  const actor = (username: string) => {
+  return (username: string) => {
     let a = actors.get(username);
     if (!a) {
       a = app.userStore.findActor(username) as Actor;
@@ -76,27 +82,23 @@ function measure(app: App, s: Sidecar, sc: Scenarios, seconds: number) {
     }
     return a;
   };
-  const out: Partial<Record<RowId, InProcess>> = {};
-  const each = seconds / 2;
+}
+
+function probes(app: App, s: Sidecar, sc: Scenarios): Partial<Record<RowId, Probe>> {
+  const rng = createRng(7);
+  const actor = actorCache(app);
 
   const times = s.timeSamples.map((t) => ({ uuid: t.uuid, viewer: actor(t.user).id }));
   const oneTime = () => {
     const t = rng.pick(times);
     return app.timeStore.findByUuid(t.uuid, t.viewer);
   };
-  out.time = {
-    what: 'timeStore.findByUuid (one statement)',
-    opsPerSec: rate(each, oneTime),
-    jsonOpsPerSec: rate(each, () => JSON.stringify(toTimeJson(oneTime() as TimeRow))),
-  };
-
   const oneProject = () => app.projectStore.findBySlug(rng.pick(s.projectSlugs));
-  out.project = {
+  const project: Probe = {
     what: 'projectStore.findBySlug (one statement)',
-    opsPerSec: rate(each, oneProject),
-    jsonOpsPerSec: rate(each, () => JSON.stringify(toProjectJson(oneProject() as never))),
+    op: oneProject,
+    withJson: () => JSON.stringify(toProjectJson(oneProject() as never)),
   };
-  out.storm = out.project;
 
   const months = s.userMonths.map((m) => {
     const query = new URLSearchParams({ user: m.user, start: m.start, end: m.end });
@@ -112,46 +114,56 @@ function measure(app: App, s: Sidecar, sc: Scenarios, seconds: number) {
     m.count.get(...m.params);
     return m.page.all(...m.params, -1, 0) as TimeRow[];
   };
-  out.month = {
-    what: 'the count and page statements of GET /times for one user-month',
-    opsPerSec: rate(each, oneMonth),
-    jsonOpsPerSec: rate(each, () => JSON.stringify(oneMonth().map(toTimeJson))),
-  };
 
   const parse = (body: string | undefined) =>
     JSON.parse(body ?? '{}') as { object: Record<string, unknown> & { user?: string } };
   const creates = sc.creates.map((r) => parse(r.body).object);
-  out.create = {
-    what: 'times.create (validation, one write transaction, read-back), in-process',
-    opsPerSec: rate(each, () => {
-      const o = rng.pick(creates);
-      app.times.create(actor(o.user as string), o);
-    }),
-  };
   const owners = new Map(s.timeSamples.map((t) => [t.uuid, t.user]));
   const updates = sc.updates.map((r) => {
     const uuid = r.path.slice('/v0/times/'.length);
     return { uuid, owner: owners.get(uuid) as string, object: parse(r.body).object };
   });
-  out.update = {
-    what: 'times.update (validation, one write transaction with a revision, read-back), in-process',
-    opsPerSec: rate(each, () => {
-      const u = rng.pick(updates);
-      app.times.update(actor(u.owner), u.uuid, u.object);
-    }),
-  };
 
-  // The whole list: every visible row once, as the admin sees them.
-  const all = timeListQuery(timeListFilters(actor(s.admin), new URLSearchParams(), app));
+  return {
+    time: {
+      what: 'timeStore.findByUuid (one statement)',
+      op: oneTime,
+      withJson: () => JSON.stringify(toTimeJson(oneTime() as TimeRow)),
+    },
+    project,
+    storm: project,
+    month: {
+      what: 'the count and page statements of GET /times for one user-month',
+      op: oneMonth,
+      withJson: () => JSON.stringify(oneMonth().map(toTimeJson)),
+    },
+    create: {
+      what: 'times.create (validation, one write transaction, read-back)',
+      op: () => {
+        const o = rng.pick(creates);
+        return app.times.create(actor(o.user as string), o);
+      },
+    },
+    update: {
+      what: 'times.update (validation, one write transaction with a revision, read-back)',
+      op: () => {
+        const u = rng.pick(updates);
+        return app.times.update(actor(u.owner), u.uuid, u.object);
+      },
+    },
+  };
+}
+
+function wholeList(app: App, s: Sidecar): InProcess {
+  const all = timeListQuery(timeListFilters(actorCache(app)(s.admin), new URLSearchParams(), app));
   const started = performance.now();
   let rows = 0;
   for (const row of app.db.prepare(all.pageSql).iterate(...all.params, -1, 0)) {
     JSON.stringify(toTimeJson(row as TimeRow));
     rows++;
   }
-  out.whole = {
+  return {
     what: 'iterating the whole-list statement with the JSON mapping (rows/s)',
     opsPerSec: rows / ((performance.now() - started) / 1000),
   };
-  return out;
 }

@@ -15,7 +15,7 @@ import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type CeilingRoutes, startCeiling } from './ceiling-http';
-import { measureInProcess } from './ceiling-sqlite';
+import { type InProcess, openInProcess, rate } from './ceiling-sqlite';
 import { captureGets, capturePost, login, streamWhole } from './client';
 import { DATA_DIR, ensureDataset } from './dataset';
 import { type LoadRequest, type RawLoad, runLoad, runRawLoad, summarize } from './load';
@@ -101,6 +101,7 @@ async function main(): Promise<void> {
     postOther: await capturePost(target.url, sc.updates[0] as LoadRequest),
   };
   const ceiling = await startCeiling(routes);
+  const inProcess = openInProcess(db, s, sc);
 
   const rows: Row[] = [];
   const wanted = (id: RowId) => !opts.rows || opts.rows.split(',').includes(id);
@@ -122,6 +123,9 @@ async function main(): Promise<void> {
     );
     const ours: RawLoad[] = [];
     const bare: RawLoad[] = [];
+    const probe = inProcess.probes[id];
+    const direct: number[] = [];
+    const directJson: number[] = [];
     const rss = sampleRss(target.pid);
     for (let round = 0; round < ROUNDS; round++) {
       const spec = {
@@ -135,8 +139,22 @@ async function main(): Promise<void> {
       ours.push(await runRawLoad({ ...spec, url: target.url }));
       rss.pause();
       bare.push(await runRawLoad({ ...spec, url: ceiling.url }));
+      if (probe) direct.push(rate(spec.seconds / 2, probe.op));
+      if (probe?.withJson) directJson.push(rate(spec.seconds / 2, probe.withJson));
     }
-    rows.push({ id, ours: summarize(ours), rssMb: rss.stop(), ceilingHttp: summarize(bare) });
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const ip: InProcess | undefined = probe && {
+      what: probe.what,
+      opsPerSec: mean(direct),
+      jsonOpsPerSec: directJson.length > 0 ? mean(directJson) : undefined,
+    };
+    rows.push({
+      id,
+      ours: summarize(ours),
+      rssMb: rss.stop(),
+      ceilingHttp: summarize(bare),
+      inProcess: ip,
+    });
   };
   await loadRow('time', 'GET', sc.timeReads);
   await loadRow('project', 'GET', sc.projectReads);
@@ -173,9 +191,14 @@ async function main(): Promise<void> {
   ceiling.stop();
   await target.stop();
 
-  say('ceilings: the same SQLite statements in-process ...');
-  const inProcess = measureInProcess(db, s, sc, Math.min(SECONDS, 4));
-  for (const row of rows) row.inProcess = inProcess[row.id];
+  const storm = rows.find((r) => r.id === 'storm');
+  if (storm) storm.inProcess = rows.find((r) => r.id === 'project')?.inProcess;
+  const wholeRow = rows.find((r) => r.id === 'whole');
+  if (wholeRow) {
+    say('whole list in-process ...');
+    wholeRow.inProcess = inProcess.wholeList();
+  }
+  inProcess.close();
 
   const report: BenchReport = {
     times: TIMES,
