@@ -1,11 +1,15 @@
 // Handlers of /v0/activities and /v0/activities/:slug.
-import { authenticate, requestObject } from '../http/auth';
+import { authenticate } from '../http/auth';
 import type { Ctx } from '../http/context';
+import { createHandler, removeHandler, updateHandler } from '../http/handlers';
 import { sendList } from '../http/paged';
 import { booleanParam } from '../http/query';
-import { sendEmpty, sendJson } from '../http/respond';
+import { sendJson } from '../http/respond';
 import { slugFromPath } from '../identifiers';
 import { type ActivityRow, activityListQuery, toActivityJson } from './store';
+
+// The id of the resource a route names, checked (kind 5 when malformed).
+const slugInPath = (ctx: Ctx) => slugFromPath(ctx.params.slug);
 
 export const activityHandlers = {
   async list(ctx: Ctx) {
@@ -19,27 +23,14 @@ export const activityHandlers = {
 
   async get(ctx: Ctx) {
     await authenticate(ctx);
-    const slug = slugFromPath(ctx.params.slug);
+    const slug = slugInPath(ctx);
     // A deleted activity released its slug: include_deleted cannot reach it by slug.
     booleanParam(ctx.query, 'include_deleted');
     const withParents = booleanParam(ctx.query, 'include_revisions');
     sendJson(ctx.res, 200, ctx.app.activities.get(slug, withParents));
   },
 
-  async create(ctx: Ctx) {
-    const actor = await authenticate(ctx);
-    sendJson(ctx.res, 200, ctx.app.activities.create(actor, await requestObject(ctx)));
-  },
-
-  async update(ctx: Ctx) {
-    const actor = await authenticate(ctx);
-    const slug = slugFromPath(ctx.params.slug);
-    sendJson(ctx.res, 200, ctx.app.activities.update(actor, slug, await requestObject(ctx)));
-  },
-
-  async remove(ctx: Ctx) {
-    const actor = await authenticate(ctx);
-    ctx.app.activities.remove(actor, slugFromPath(ctx.params.slug));
-    sendEmpty(ctx.res);
-  },
+  create: createHandler((app) => app.activities),
+  update: updateHandler((app) => app.activities, slugInPath),
+  remove: removeHandler((app) => app.activities, slugInPath),
 };

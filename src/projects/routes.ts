@@ -1,12 +1,16 @@
 // Handlers of /v0/projects and /v0/projects/:slug.
-import { authenticate, requestObject } from '../http/auth';
+import { authenticate } from '../http/auth';
 import type { Ctx } from '../http/context';
+import { createHandler, removeHandler, updateHandler } from '../http/handlers';
 import { sendList } from '../http/paged';
 import { booleanParam, listParam } from '../http/query';
-import { sendEmpty, sendJson } from '../http/respond';
+import { sendJson } from '../http/respond';
 import { isUsername, slugFromPath } from '../identifiers';
 import { type ProjectRow, toProjectJson } from './json';
 import { projectListQuery } from './store';
+
+// The id of the resource a route names, checked (kind 5 when malformed).
+const slugInPath = (ctx: Ctx) => slugFromPath(ctx.params.slug);
 
 export const projectHandlers = {
   async list(ctx: Ctx) {
@@ -27,27 +31,14 @@ export const projectHandlers = {
 
   async get(ctx: Ctx) {
     await authenticate(ctx);
-    const slug = slugFromPath(ctx.params.slug);
+    const slug = slugInPath(ctx);
     // A deleted project released its slugs: include_deleted cannot reach it by slug.
     booleanParam(ctx.query, 'include_deleted');
     const withParents = booleanParam(ctx.query, 'include_revisions');
     sendJson(ctx.res, 200, ctx.app.projects.get(slug, withParents));
   },
 
-  async create(ctx: Ctx) {
-    const actor = await authenticate(ctx);
-    sendJson(ctx.res, 200, ctx.app.projects.create(actor, await requestObject(ctx)));
-  },
-
-  async update(ctx: Ctx) {
-    const actor = await authenticate(ctx);
-    const slug = slugFromPath(ctx.params.slug);
-    sendJson(ctx.res, 200, ctx.app.projects.update(actor, slug, await requestObject(ctx)));
-  },
-
-  async remove(ctx: Ctx) {
-    const actor = await authenticate(ctx);
-    ctx.app.projects.remove(actor, slugFromPath(ctx.params.slug));
-    sendEmpty(ctx.res);
-  },
+  create: createHandler((app) => app.projects),
+  update: updateHandler((app) => app.projects, slugInPath),
+  remove: removeHandler((app) => app.projects, slugInPath),
 };

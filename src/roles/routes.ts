@@ -1,10 +1,14 @@
 // Handlers of /v0/users/org-roles and /v0/users/org-roles/:slug.
-import { authenticate, requestObject } from '../http/auth';
+import { authenticate } from '../http/auth';
 import type { Ctx } from '../http/context';
+import { createHandler, removeHandler, updateHandler } from '../http/handlers';
 import { sendList } from '../http/paged';
-import { sendEmpty, sendJson } from '../http/respond';
+import { sendJson } from '../http/respond';
 import { slugFromPath } from '../identifiers';
 import { ROLE_LIST, type RoleRow, toRoleJson } from './store';
+
+// The id of the resource a route names, checked (kind 5 when malformed).
+const slugInPath = (ctx: Ctx) => slugFromPath(ctx.params.slug);
 
 export const roleHandlers = {
   async list(ctx: Ctx) {
@@ -14,23 +18,10 @@ export const roleHandlers = {
 
   async get(ctx: Ctx) {
     await authenticate(ctx);
-    sendJson(ctx.res, 200, ctx.app.roles.get(slugFromPath(ctx.params.slug)));
+    sendJson(ctx.res, 200, ctx.app.roles.get(slugInPath(ctx)));
   },
 
-  async create(ctx: Ctx) {
-    const actor = await authenticate(ctx);
-    sendJson(ctx.res, 200, ctx.app.roles.create(actor, await requestObject(ctx)));
-  },
-
-  async update(ctx: Ctx) {
-    const actor = await authenticate(ctx);
-    const slug = slugFromPath(ctx.params.slug);
-    sendJson(ctx.res, 200, ctx.app.roles.update(actor, slug, await requestObject(ctx)));
-  },
-
-  async remove(ctx: Ctx) {
-    const actor = await authenticate(ctx);
-    ctx.app.roles.remove(actor, slugFromPath(ctx.params.slug));
-    sendEmpty(ctx.res);
-  },
+  create: createHandler((app) => app.roles),
+  update: updateHandler((app) => app.roles, slugInPath),
+  remove: removeHandler((app) => app.roles, slugInPath),
 };

@@ -1,12 +1,16 @@
 // Handlers of /v0/times and /v0/times/:uuid.
-import { authenticate, requestObject } from '../http/auth';
+import { authenticate } from '../http/auth';
 import type { Ctx } from '../http/context';
+import { createHandler, removeHandler, updateHandler } from '../http/handlers';
 import { sendList } from '../http/paged';
 import { booleanParam } from '../http/query';
-import { sendEmpty, sendJson } from '../http/respond';
+import { sendJson } from '../http/respond';
 import { uuidFromPath } from '../identifiers';
 import { timeListFilters } from './filters';
 import { type TimeRow, timeListQuery, toTimeJson } from './store';
+
+// The id of the resource a route names, checked (kind 5 when malformed).
+const uuidInPath = (ctx: Ctx) => uuidFromPath(ctx.params.uuid);
 
 export const timeHandlers = {
   async list(ctx: Ctx) {
@@ -17,7 +21,7 @@ export const timeHandlers = {
 
   async get(ctx: Ctx) {
     const actor = await authenticate(ctx);
-    const uuid = uuidFromPath(ctx.params.uuid);
+    const uuid = uuidInPath(ctx);
     const options = {
       includeDeleted: booleanParam(ctx.query, 'include_deleted'),
       includeRevisions: booleanParam(ctx.query, 'include_revisions'),
@@ -25,20 +29,7 @@ export const timeHandlers = {
     sendJson(ctx.res, 200, ctx.app.times.get(actor, uuid, options));
   },
 
-  async create(ctx: Ctx) {
-    const actor = await authenticate(ctx);
-    sendJson(ctx.res, 200, ctx.app.times.create(actor, await requestObject(ctx)));
-  },
-
-  async update(ctx: Ctx) {
-    const actor = await authenticate(ctx);
-    const uuid = uuidFromPath(ctx.params.uuid);
-    sendJson(ctx.res, 200, ctx.app.times.update(actor, uuid, await requestObject(ctx)));
-  },
-
-  async remove(ctx: Ctx) {
-    const actor = await authenticate(ctx);
-    ctx.app.times.remove(actor, uuidFromPath(ctx.params.uuid));
-    sendEmpty(ctx.res);
-  },
+  create: createHandler((app) => app.times),
+  update: updateHandler((app) => app.times, uuidInPath),
+  remove: removeHandler((app) => app.times, uuidInPath),
 };

@@ -1,11 +1,15 @@
 // Handlers of /v0/users and /v0/users/:username.
-import { authenticate, requestObject } from '../http/auth';
+import { authenticate } from '../http/auth';
 import type { Ctx } from '../http/context';
+import { createHandler, removeHandler, updateHandler } from '../http/handlers';
 import { sendList } from '../http/paged';
 import { booleanParam, listParam } from '../http/query';
-import { sendEmpty, sendJson } from '../http/respond';
+import { sendJson } from '../http/respond';
 import { isSlug, usernameFromPath } from '../identifiers';
 import { toUserJson, type UserRow, userListQuery } from './store';
+
+// The id of the resource a route names, checked (kind 5 when malformed).
+const usernameInPath = (ctx: Ctx) => usernameFromPath(ctx.params.username);
 
 export const userHandlers = {
   async list(ctx: Ctx) {
@@ -24,24 +28,11 @@ export const userHandlers = {
 
   async get(ctx: Ctx) {
     await authenticate(ctx);
-    const username = usernameFromPath(ctx.params.username);
+    const username = usernameInPath(ctx);
     sendJson(ctx.res, 200, ctx.app.users.get(username, booleanParam(ctx.query, 'include_deleted')));
   },
 
-  async create(ctx: Ctx) {
-    const actor = await authenticate(ctx);
-    sendJson(ctx.res, 200, ctx.app.users.create(actor, await requestObject(ctx)));
-  },
-
-  async update(ctx: Ctx) {
-    const actor = await authenticate(ctx);
-    const username = usernameFromPath(ctx.params.username);
-    sendJson(ctx.res, 200, ctx.app.users.update(actor, username, await requestObject(ctx)));
-  },
-
-  async remove(ctx: Ctx) {
-    const actor = await authenticate(ctx);
-    ctx.app.users.remove(actor, usernameFromPath(ctx.params.username));
-    sendEmpty(ctx.res);
-  },
+  create: createHandler((app) => app.users),
+  update: updateHandler((app) => app.users, usernameInPath),
+  remove: removeHandler((app) => app.users, usernameInPath),
 };
