@@ -1,8 +1,8 @@
 // SQL of activities: the current row in `activities`, earlier revisions in
 // `activity_revisions` (SPEC §5). Rows are mapped to API objects here and nowhere else.
 import { randomUUID } from 'node:crypto';
-import { formatDate } from '../dates';
 import type { Db } from '../db/open';
+import { type ChangeTimes, changeDates, withParents } from '../db/revisions';
 
 export interface ActivityRow {
   id: number;
@@ -17,13 +17,11 @@ export interface ActivityRow {
   parents?: string;
 }
 
-interface ActivityRevision {
+/** The fields an activity shows, of its current row or of one of its revisions. */
+interface ActivityRevision extends ChangeTimes {
   revision: number;
   name: string;
   slug: string;
-  created_at: number;
-  updated_at: number | null;
-  deleted_at: number | null;
 }
 
 const COLUMNS =
@@ -56,27 +54,18 @@ export function activityListQuery(filters: ActivityListFilters) {
   };
 }
 
+const activityJson = (uuid: string, a: ActivityRevision) => ({
+  name: a.name,
+  slug: a.slug,
+  uuid,
+  revision: a.revision,
+  ...changeDates(a),
+});
+
 export function toActivityJson(row: ActivityRow) {
-  const json = {
-    name: row.name,
-    slug: row.slug,
-    uuid: row.uuid,
-    revision: row.revision,
-    created_at: formatDate(row.created_at),
-    updated_at: formatDate(row.updated_at),
-    deleted_at: formatDate(row.deleted_at),
-  };
-  if (row.parents === undefined) return json;
-  const parents = (JSON.parse(row.parents) as ActivityRevision[]).map((p) => ({
-    name: p.name,
-    slug: p.slug,
-    uuid: row.uuid,
-    revision: p.revision,
-    created_at: formatDate(p.created_at),
-    updated_at: formatDate(p.updated_at),
-    deleted_at: formatDate(p.deleted_at),
-  }));
-  return { ...json, parents };
+  return withParents(activityJson(row.uuid, row), row.parents, (p: ActivityRevision) =>
+    activityJson(row.uuid, p),
+  );
 }
 
 export type ActivityStore = ReturnType<typeof createActivityStore>;

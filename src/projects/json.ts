@@ -1,5 +1,5 @@
 // A project row as the store reads it → the API object (SPEC §4.1, §5).
-import { formatDate } from '../dates';
+import { type ChangeTimes, changeDates, withParents } from '../db/revisions';
 import type { ProjectRole } from '../policy';
 
 export interface ProjectRow {
@@ -23,16 +23,14 @@ export interface ProjectRow {
   parents?: string;
 }
 
-interface ProjectRevision {
+/** The fields a project shows, of its current row or of one of its revisions. */
+interface ProjectRevision extends ChangeTimes {
   revision: number;
   name: string;
   uri: string | null;
   owner: string | null;
   default_activity: string | null;
   slugs: string[];
-  created_at: number;
-  updated_at: number | null;
-  deleted_at: number | null;
 }
 
 // fromEntries defines own properties: `out[name] = …` would set the prototype for a
@@ -47,33 +45,24 @@ const toUsersJson = (users: string): Record<string, ProjectRole> =>
     ),
   );
 
+// Parents carry no users map (SPEC §4.1); the current object shows it after its fields.
+const projectJson = (uuid: string, p: ProjectRevision, users?: Record<string, ProjectRole>) => ({
+  name: p.name,
+  slugs: p.slugs,
+  uri: p.uri,
+  owner: p.owner,
+  default_activity: p.default_activity,
+  ...(users === undefined ? {} : { users }),
+  uuid,
+  revision: p.revision,
+  ...changeDates(p),
+});
+
 export function toProjectJson(row: ProjectRow) {
-  const json = {
-    name: row.name,
-    slugs: JSON.parse(row.slugs) as string[],
-    uri: row.uri,
-    owner: row.owner,
-    default_activity: row.default_activity,
-    users: toUsersJson(row.users),
-    uuid: row.uuid,
-    revision: row.revision,
-    created_at: formatDate(row.created_at),
-    updated_at: formatDate(row.updated_at),
-    deleted_at: formatDate(row.deleted_at),
-  };
-  if (row.parents === undefined) return json;
-  // Parents carry no users map (SPEC §4.1).
-  const parents = (JSON.parse(row.parents) as ProjectRevision[]).map((p) => ({
-    name: p.name,
-    slugs: p.slugs,
-    uri: p.uri,
-    owner: p.owner,
-    default_activity: p.default_activity,
-    uuid: row.uuid,
-    revision: p.revision,
-    created_at: formatDate(p.created_at),
-    updated_at: formatDate(p.updated_at),
-    deleted_at: formatDate(p.deleted_at),
-  }));
-  return { ...json, parents };
+  const current = { ...row, slugs: JSON.parse(row.slugs) as string[] };
+  return withParents(
+    projectJson(row.uuid, current, toUsersJson(row.users)),
+    row.parents,
+    (p: ProjectRevision) => projectJson(row.uuid, p),
+  );
 }

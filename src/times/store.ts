@@ -1,8 +1,8 @@
 // SQL of time entries: prepared once, rows mapped to API objects here and nowhere else.
 // A time's project is shown as all of its project's slugs and its activities as slugs,
 // both gathered by subqueries in the same statement (no query per row).
-import { formatDate } from '../dates';
 import type { Db } from '../db/open';
+import { type ChangeTimes, changeDates, withParents } from '../db/revisions';
 import { projectSlugsSql as projectSlugs } from '../projects/store';
 
 /** The activity slugs of the current revision, as a JSON array. */
@@ -64,7 +64,7 @@ export interface StoredTime extends TimeRow {
   viewer_manager: number;
 }
 
-interface TimeFields {
+interface TimeFields extends ChangeTimes {
   duration: number;
   user: string;
   project: string[];
@@ -72,9 +72,6 @@ interface TimeFields {
   date_worked: string;
   issue_uri: string | null;
   notes: string | null;
-  created_at: number;
-  updated_at: number | null;
-  deleted_at: number | null;
 }
 
 function timeJson(uuid: string, revision: number, f: TimeFields) {
@@ -88,9 +85,7 @@ function timeJson(uuid: string, revision: number, f: TimeFields) {
     date_worked: f.date_worked,
     issue_uri: f.issue_uri,
     notes: f.notes,
-    created_at: formatDate(f.created_at),
-    updated_at: formatDate(f.updated_at),
-    deleted_at: formatDate(f.deleted_at),
+    ...changeDates(f),
   };
 }
 
@@ -102,11 +97,7 @@ export function toTimeJson(row: TimeRow) {
     project: JSON.parse(row.project) as string[],
     activities: JSON.parse(row.activities) as string[],
   });
-  if (row.parents === undefined) return json;
-  const parents = (JSON.parse(row.parents) as ParentFields[]).map((p) =>
-    timeJson(p.uuid, p.revision, p),
-  );
-  return { ...json, parents };
+  return withParents(json, row.parents, (p: ParentFields) => timeJson(p.uuid, p.revision, p));
 }
 
 export interface TimeListFilters {

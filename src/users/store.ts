@@ -1,7 +1,7 @@
 // SQL of users: prepared once, rows mapped to API objects here and nowhere else.
 
-import { formatDate } from '../dates';
 import type { Db } from '../db/open';
+import { changeDates } from '../db/revisions';
 import type { Actor } from '../policy';
 
 export interface UserRow {
@@ -76,9 +76,7 @@ export function toUserJson(row: UserRow) {
     site_admin: row.site_admin === 1,
     active: row.active === 1,
     meta: row.meta,
-    created_at: formatDate(row.created_at),
-    updated_at: formatDate(row.updated_at),
-    deleted_at: formatDate(row.deleted_at),
+    ...changeDates(row),
   };
 }
 

@@ -1,0 +1,33 @@
+// What every revisioned object shows of its history (SPEC §5), mapped in one place: the
+// three change dates of a row, and the earlier revisions the stores gather with one
+// subquery per row as a JSON array (newest first).
+import { formatDate } from '../dates';
+
+/** The change times (ms) of a current row or of one of its revisions. */
+export interface ChangeTimes {
+  created_at: number;
+  updated_at: number | null;
+  deleted_at: number | null;
+}
+
+/** The change dates as the API shows them: YYYY-MM-DD, or null when it never happened. */
+export function changeDates(row: ChangeTimes) {
+  return {
+    created_at: formatDate(row.created_at),
+    updated_at: formatDate(row.updated_at),
+    deleted_at: formatDate(row.deleted_at),
+  };
+}
+
+/**
+ * `json` with its `parents`, each revision mapped by `toJson`, when the row was read with
+ * them (`parents` is the store's JSON array); `json` alone when they were not asked for.
+ */
+export function withParents<Json extends object, Revision>(
+  json: Json,
+  parents: string | undefined,
+  toJson: (revision: Revision) => unknown,
+) {
+  if (parents === undefined) return json;
+  return { ...json, parents: (JSON.parse(parents) as Revision[]).map(toJson) };
+}
