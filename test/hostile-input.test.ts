@@ -67,6 +67,37 @@ const HOSTILE_VALUES: { name: string; value: unknown }[] = [
   ...RAW_NUMBERS.map((n) => ({ name: `number ${n}`, value: rawToken(n) })),
 ];
 
+/** mulberry32: a small seeded generator, so a failing case reruns the same (HOSTILE_SEED). */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A random JSON value: mostly the hostile values, sometimes arrays and objects of them. */
+function randomJson(random: () => number, depth: number): unknown {
+  const pick = random();
+  if (depth > 0 && pick < 0.15) {
+    return Array.from({ length: Math.floor(random() * 4) }, () => randomJson(random, depth - 1));
+  }
+  if (depth > 0 && pick < 0.3) {
+    const keys = ['member', 'manager', 'spectator', 'admin', 'a', '', '😀'];
+    return Object.fromEntries(
+      Array.from({ length: Math.floor(random() * 3) }, () => [
+        keys[Math.floor(random() * keys.length)],
+        randomJson(random, depth - 1),
+      ]),
+    );
+  }
+  const plain = HOSTILE_VALUES.filter((h) => h.name !== 'huge string' && h.name !== 'huge array');
+  return (plain[Math.floor(random() * plain.length)] as { value: unknown }).value;
+}
+
 /** Lone surrogates cannot be stored as UTF-8: refused as invalid JSON (I-JSON). */
 const LONE_SURROGATES = ['\ud800', 'a\udfffb', '\udc00\ud800'];
 
@@ -423,6 +454,36 @@ describe('hostile input', () => {
     assert.deepEqual(Object.keys(JSON.parse(res.text).users).sort(), [...names].sort());
   });
 
+  it('answers 100 seeded random mutations of every POST object', async () => {
+    const seed = Number(process.env.HOSTILE_SEED ?? 20261123);
+    const random = seededRandom(seed);
+    for (const route of ROUTES.filter((r) => r.method === 'POST')) {
+      const base = bases.get(`POST ${route.pattern}`);
+      if (!base) continue;
+      for (let i = 0; i < 100; i++) {
+        const object: Record<string, unknown> = base();
+        // Renaming a fixture (slugs: ['x'] is valid) would make later requests miss it.
+        const renames = route.pattern.includes(':') ? ['slug', 'slugs'] : [];
+        const fields = [...Object.keys(object), 'extra', 'uuid', 'revision', 'parents'].filter(
+          (f) => !renames.includes(f),
+        );
+        const changes = 1 + Math.floor(random() * 3);
+        for (let c = 0; c < changes; c++) {
+          const field = fields[Math.floor(random() * fields.length)] as string;
+          if (random() < 0.15) delete object[field];
+          else object[field] = randomJson(random, 3);
+        }
+        const body = withRaw(JSON.stringify(authBody(object)));
+        await send(
+          'POST',
+          pathOf(route.pattern),
+          body,
+          `seed ${seed} #${i}: ${body.slice(0, 300)}`,
+        );
+      }
+    }
+  });
+
   it('answers hostile login bodies with kind 4 or 7 and never lets anyone in', async () => {
     const fields = { type: 'password', username: 'admin', password: 'wrong' };
     for (const field of Object.keys(fields)) {
@@ -494,22 +555,16 @@ describe('hostile input', () => {
       '%00',
       '%E0%A4%A',
       '%F0%9F%98%80',
-      '%E2%80%AE',
       '%ED%A0%80',
       'a'.repeat(5000),
       '2026-02-30',
-      '2026-13-01',
       '0000-00-00',
-      '9999-12-31',
       '-1',
       '1e999',
       'NaN',
-      '..%2F..',
       'ADMIN',
-      'admin',
       ids.project ?? 'p',
       ids.activity ?? 'a',
-      '2026-01-01',
     ];
     const gets = ROUTES.filter((r) => r.method === 'GET');
     for (const route of gets) {
