@@ -11,7 +11,13 @@ import {
   requestFailureBody,
   slugExistsBody,
 } from './helpers/errors';
-import { createUser, type TestUser, uniqueSlug } from './helpers/factories';
+import {
+  createActivity,
+  createProject,
+  createUser,
+  type TestUser,
+  uniqueSlug,
+} from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -35,17 +41,6 @@ let member: TestUser;
 let spectator: TestUser;
 let plain: TestUser;
 
-async function createActivity(object: Record<string, unknown> = {}, token = admin) {
-  const slug = uniqueSlug('act');
-  const res = await server.api.post('/activities', token, {
-    name: `Activity ${slug}`,
-    slug,
-    ...object,
-  });
-  assert.equal(res.status, 200, res.text);
-  return res.body as { slug: string; uuid: string; name: string } & Record<string, unknown>;
-}
-
 before(async () => {
   server = await startTestServer();
   admin = server.adminToken;
@@ -54,16 +49,14 @@ before(async () => {
   member = await createUser(server);
   spectator = await createUser(server);
   plain = await createUser(server);
-  const res = await server.api.post('/projects', admin, {
+  await createProject(server, {
     name: 'Roles',
-    slugs: [uniqueSlug('roles')],
     users: {
       [manager.username]: { manager: true },
       [member.username]: { member: true },
       [spectator.username]: { spectator: true },
     },
   });
-  assert.equal(res.status, 200, res.text);
 });
 after(() => server.close());
 
@@ -92,7 +85,7 @@ describe('creating activities', () => {
   });
 
   it('is allowed for admins and site managers only', async () => {
-    await createActivity({}, siteManager.token);
+    await createActivity(server, {}, siteManager.token);
     for (const user of refused()) {
       const res = await server.api.post('/activities', user.token, {
         name: 'No',
@@ -103,7 +96,7 @@ describe('creating activities', () => {
   });
 
   it('refuses a slug a live activity has, after checking permission', async () => {
-    const existing = await createActivity();
+    const existing = await createActivity(server);
     const dup = await server.api.post('/activities', admin, { name: 'Dup', slug: existing.slug });
     assert.deepEqual(dup.body, slugExistsBody(existing.slug));
     const byPlain = await server.api.post('/activities', plain.token, {
@@ -176,7 +169,7 @@ describe('validation of activity objects (kind 4, nothing written)', () => {
       });
       assert.deepEqual(create.body, badObjectBody(text));
       assert.equal((await server.api.get(`/activities/${slug}`, admin)).status, 404);
-      const existing = await createActivity();
+      const existing = await createActivity(server);
       const update = await server.api.post(`/activities/${existing.slug}`, admin, change);
       assert.deepEqual(update.body, badObjectBody(text));
       assert.equal((await server.api.get(`/activities/${existing.slug}`, admin)).body.revision, 1);
@@ -198,7 +191,7 @@ describe('validation of activity objects (kind 4, nothing written)', () => {
 
 describe('reading activities', () => {
   it('lets every authenticated user list and get activities', async () => {
-    const activity = await createActivity();
+    const activity = await createActivity(server);
     for (const token of [admin, siteManager.token, ...refused().map((u) => u.token)]) {
       assert.equal((await server.api.get(`/activities/${activity.slug}`, token)).status, 200);
       const list = await server.api.get('/activities', token);
@@ -226,8 +219,8 @@ describe('reading activities', () => {
   });
 
   it('orders lists by last change and pages them with X-Total-Count and Link', async () => {
-    const first = await createActivity();
-    await createActivity();
+    const first = await createActivity(server);
+    await createActivity(server);
     await server.api.post(`/activities/${first.slug}`, admin, { name: 'Touched' });
     const all = await server.api.get('/activities', admin);
     const order = all.body.map((a: { uuid: string }) => a.uuid);
@@ -249,7 +242,7 @@ describe('reading activities', () => {
 
 describe('updating activities', () => {
   it('changes only the fields sent, as a new revision', async () => {
-    const activity = await createActivity();
+    const activity = await createActivity(server);
     const res = await server.api.post(`/activities/${activity.slug}`, admin, { name: 'Renamed' });
     assert.deepEqual(res.body, {
       ...activity,
@@ -260,17 +253,17 @@ describe('updating activities', () => {
   });
 
   it('moves to a new slug and frees the old one', async () => {
-    const activity = await createActivity();
+    const activity = await createActivity(server);
     const next = uniqueSlug('moved');
     const res = await server.api.post(`/activities/${activity.slug}`, admin, { slug: next });
     assert.equal(res.body.slug, next);
     assert.equal((await server.api.get(`/activities/${activity.slug}`, admin)).status, 404);
-    await createActivity({ slug: activity.slug });
+    await createActivity(server, { slug: activity.slug });
   });
 
   it('refuses a slug another live activity has, but accepts its own', async () => {
-    const a = await createActivity();
-    const b = await createActivity();
+    const a = await createActivity(server);
+    const b = await createActivity(server);
     const clash = await server.api.post(`/activities/${b.slug}`, admin, { slug: a.slug });
     assert.deepEqual(clash.body, slugExistsBody(a.slug));
     const own = await server.api.post(`/activities/${a.slug}`, admin, {
@@ -281,7 +274,7 @@ describe('updating activities', () => {
   });
 
   it('is allowed for admins and site managers only', async () => {
-    const activity = await createActivity();
+    const activity = await createActivity(server);
     for (const token of [admin, siteManager.token]) {
       const res = await server.api.post(`/activities/${activity.slug}`, token, { name: 'Ok' });
       assert.equal(res.status, 200, res.text);
@@ -298,7 +291,7 @@ describe('updating activities', () => {
 
 describe('revisions', () => {
   it('keeps every earlier revision, newest first', async () => {
-    const activity = await createActivity({ name: 'One' });
+    const activity = await createActivity(server, { name: 'One' });
     const s2 = uniqueSlug('rev');
     await server.api.post(`/activities/${activity.slug}`, admin, { name: 'Two' });
     await server.api.post(`/activities/${activity.slug}`, siteManager.token, { slug: s2 });
@@ -321,7 +314,7 @@ describe('revisions', () => {
       list.body.find((a: { uuid: string }) => a.uuid === activity.uuid),
       res.body,
     );
-    const fresh = await createActivity();
+    const fresh = await createActivity(server);
     const none = await server.api.get(`/activities/${fresh.slug}`, admin, {
       include_revisions: true,
     });
@@ -329,7 +322,7 @@ describe('revisions', () => {
   });
 
   it('records who made every revision (changed_by) in the database', async () => {
-    const activity = await createActivity({}, siteManager.token);
+    const activity = await createActivity(server, {}, siteManager.token);
     await server.api.post(`/activities/${activity.slug}`, admin, { name: 'By admin' });
     const db = new Database(server.dbFile, { readonly: true });
     try {
@@ -355,12 +348,12 @@ describe('revisions', () => {
 describe('deleting activities', () => {
   it('is allowed for admins and site managers only', async () => {
     for (const token of [admin, siteManager.token]) {
-      const activity = await createActivity();
+      const activity = await createActivity(server);
       const res = await server.api.del(`/activities/${activity.slug}`, token);
       assert.equal(res.status, 200, res.text);
       assert.equal(res.text, '');
     }
-    const activity = await createActivity();
+    const activity = await createActivity(server);
     for (const user of refused()) {
       const res = await server.api.del(`/activities/${activity.slug}`, user.token);
       assert.deepEqual(
@@ -371,7 +364,7 @@ describe('deleting activities', () => {
   });
 
   it('releases the slug: 404 by slug even with include_deleted, listed only with it', async () => {
-    const activity = await createActivity();
+    const activity = await createActivity(server);
     await server.api.post(`/activities/${activity.slug}`, admin, { name: 'Second' });
     assert.equal((await server.api.del(`/activities/${activity.slug}`, admin)).status, 200);
     const missing = notFoundBody('activity');
@@ -402,12 +395,12 @@ describe('deleting activities', () => {
       deleted_at: today(),
     });
 
-    const reused = await createActivity({ slug: activity.slug });
+    const reused = await createActivity(server, { slug: activity.slug });
     assert.notEqual(reused.uuid, activity.uuid);
   });
 
   it('shows a deleted default_activity of a project as null', async () => {
-    const activity = await createActivity();
+    const activity = await createActivity(server);
     const project = await server.api.post('/projects', admin, {
       name: 'Default',
       slugs: [uniqueSlug('dflt')],
@@ -422,7 +415,7 @@ describe('deleting activities', () => {
 
 describe('deleting an activity that time entries use', () => {
   it('is refused with kind 10 while a live time uses it, allowed once that time is deleted', async () => {
-    const activity = await createActivity();
+    const activity = await createActivity(server);
     const project = await server.api.post('/projects', admin, {
       name: 'Uses activity',
       slugs: [uniqueSlug('uses')],

@@ -14,7 +14,13 @@ import {
   notFoundBody,
   requestFailureBody,
 } from './helpers/errors';
-import { createUser, type TestUser, uniqueSlug } from './helpers/factories';
+import {
+  createActivity,
+  createProject,
+  createUser,
+  type TestUser,
+  uniqueSlug,
+} from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -43,26 +49,9 @@ let spectator: TestUser;
 let plain: TestUser;
 let shared: string;
 
-async function createProject(object: Record<string, unknown> = {}, token = admin) {
-  const slug = uniqueSlug('proj');
-  const res = await server.api.post('/projects', token, {
-    name: `Project ${slug}`,
-    slugs: [slug],
-    ...object,
-  });
-  assert.equal(res.status, 200, res.text);
-  return res.body as { slugs: string[]; uuid: string } & Record<string, unknown>;
-}
-
-async function createActivity(slug = uniqueSlug('act')): Promise<string> {
-  const res = await server.api.post('/activities', admin, { name: `Activity ${slug}`, slug });
-  assert.equal(res.status, 200, res.text);
-  return slug;
-}
-
 /** A project where manager/member/spectator hold their roles. */
 async function projectWithRoles(): Promise<string> {
-  const project = await createProject({
+  const project = await createProject(server, {
     users: {
       [manager.username]: { manager: true },
       [member.username]: { member: true },
@@ -86,7 +75,7 @@ after(() => server.close());
 
 describe('creating projects', () => {
   it('returns the full object exactly as GET shows it', async () => {
-    const activity = await createActivity();
+    const activity = (await createActivity(server)).slug;
     const slug = uniqueSlug('full');
     const res = await server.api.post('/projects', admin, {
       name: 'Full project',
@@ -120,7 +109,7 @@ describe('creating projects', () => {
   });
 
   it('sets optional fields to null and users to {} when not sent', async () => {
-    const project = await createProject();
+    const project = await createProject(server);
     assert.equal(project.uri, null);
     assert.equal(project.owner, null);
     assert.equal(project.default_activity, null);
@@ -128,7 +117,7 @@ describe('creating projects', () => {
   });
 
   it('takes an empty string as null for uri, owner and default_activity', async () => {
-    const project = await createProject({ uri: '', owner: '', default_activity: '' });
+    const project = await createProject(server, { uri: '', owner: '', default_activity: '' });
     assert.equal(project.uri, null);
     assert.equal(project.owner, null);
     assert.equal(project.default_activity, null);
@@ -136,7 +125,7 @@ describe('creating projects', () => {
 
   it('collapses a slug sent twice', async () => {
     const slug = uniqueSlug('twice');
-    const project = await createProject({ slugs: [slug, slug] });
+    const project = await createProject(server, { slugs: [slug, slug] });
     assert.deepEqual(project.slugs, [slug]);
   });
 
@@ -261,7 +250,7 @@ describe('references (kind 3)', () => {
   });
 
   it('refuses a deleted activity as default_activity', async () => {
-    const activity = await createActivity();
+    const activity = (await createActivity(server)).slug;
     assert.equal((await server.api.del(`/activities/${activity}`, admin)).status, 200);
     const res = await server.api.post('/projects', admin, {
       name: 'FK',
@@ -281,8 +270,8 @@ describe('references (kind 3)', () => {
   });
 
   it('sets, shows in stored case, and clears owner and default_activity', async () => {
-    const activity = await createActivity();
-    const project = await createProject();
+    const activity = (await createActivity(server)).slug;
+    const project = await createProject(server);
     const slug = project.slugs[0];
     const set = await server.api.post(`/projects/${slug}`, admin, {
       owner: plain.username.toUpperCase(),
@@ -302,7 +291,7 @@ describe('references (kind 3)', () => {
 describe('the users map', () => {
   it('fills missing flags with false, drops all-false entries, keys in stored case', async () => {
     const mixed = await createUser(server, { username: `MiXed${process.pid % 1000}` });
-    const project = await createProject({
+    const project = await createProject(server, {
       users: {
         [mixed.username.toLowerCase()]: { spectator: true },
         [plain.username]: { member: false, spectator: false, manager: false },
@@ -315,7 +304,7 @@ describe('the users map', () => {
   });
 
   it('replaces the whole map on update; null and {} clear it; omitted keeps it', async () => {
-    const project = await createProject({ users: { [member.username]: { member: true } } });
+    const project = await createProject(server, { users: { [member.username]: { member: true } } });
     const slug = project.slugs[0];
     const replaced = await server.api.post(`/projects/${slug}`, admin, {
       users: { [spectator.username]: { spectator: true } },
@@ -335,7 +324,7 @@ describe('the users map', () => {
   });
 
   it('refuses an unknown username and keeps the old map', async () => {
-    const project = await createProject({ users: { [member.username]: { member: true } } });
+    const project = await createProject(server, { users: { [member.username]: { member: true } } });
     const slug = project.slugs[0];
     const res = await server.api.post(`/projects/${slug}`, admin, {
       users: { [member.username]: { manager: true }, 'ghost-user': { member: true } },
@@ -403,11 +392,13 @@ describe('reading projects', () => {
   it('filters by user: any permission, repeatable as OR', async () => {
     const onlySpectator = await createUser(server);
     const onlyMember = await createUser(server);
-    const a = await createProject({ users: { [onlySpectator.username]: { spectator: true } } });
-    const b = await createProject({
+    const a = await createProject(server, {
+      users: { [onlySpectator.username]: { spectator: true } },
+    });
+    const b = await createProject(server, {
       users: { [onlyMember.username.toUpperCase()]: { member: true } },
     });
-    await createProject();
+    await createProject(server);
     const slugsOf = (res: { body: { slugs: string[] }[] }) => res.body.map((p) => p.slugs[0]);
     const one = await server.api.get('/projects', admin, { user: onlySpectator.username });
     assert.deepEqual(slugsOf(one), [a.slugs[0]]);
@@ -428,8 +419,8 @@ describe('reading projects', () => {
   });
 
   it('orders lists by last change, then uuid, and pages them', async () => {
-    const first = await createProject();
-    const second = await createProject();
+    const first = await createProject(server);
+    const second = await createProject(server);
     await server.api.post(`/projects/${first.slugs[0]}`, admin, { name: 'Touched' });
     const all = await server.api.get('/projects', admin);
     const order = all.body.map((p: { uuid: string }) => p.uuid);
@@ -446,7 +437,7 @@ describe('reading projects', () => {
 
 describe('updating projects', () => {
   it('changes only the fields sent and null clears an optional field', async () => {
-    const project = await createProject({ uri: 'https://example.com/a' });
+    const project = await createProject(server, { uri: 'https://example.com/a' });
     const slug = project.slugs[0];
     const res = await server.api.post(`/projects/${slug}`, admin, { name: 'Only name' });
     assert.equal(res.body.name, 'Only name');
@@ -460,7 +451,7 @@ describe('updating projects', () => {
   });
 
   it('replaces the slug set; old slugs stop working, new ones work', async () => {
-    const project = await createProject();
+    const project = await createProject(server);
     const old = project.slugs[0];
     const fresh = [uniqueSlug('new'), uniqueSlug('new')];
     const res = await server.api.post(`/projects/${old}`, admin, { slugs: fresh });
@@ -468,7 +459,7 @@ describe('updating projects', () => {
     assert.equal((await server.api.get(`/projects/${old}`, admin)).status, 404);
     assert.equal((await server.api.get(`/projects/${fresh[1]}`, admin)).body.uuid, project.uuid);
     // the old slug is free for another project
-    await createProject({ slugs: [old] });
+    await createProject(server, { slugs: [old] });
   });
 
   it('is allowed for admins, site managers and the project managers only', async () => {
@@ -489,7 +480,7 @@ describe('updating projects', () => {
   });
 
   it('keeps a manager of one project from updating another', async () => {
-    const other = await createProject();
+    const other = await createProject(server);
     const res = await server.api.post(`/projects/${other.slugs[0]}`, manager.token, { name: 'No' });
     assert.deepEqual(
       res.body,
@@ -500,8 +491,8 @@ describe('updating projects', () => {
 
 describe('slug uniqueness (kind 8)', () => {
   it('reports every conflicting slug, in the order sent', async () => {
-    const a = await createProject();
-    const b = await createProject();
+    const a = await createProject(server);
+    const b = await createProject(server);
     const fresh = uniqueSlug('free');
     const res = await server.api.post('/projects', admin, {
       name: 'Clash',
@@ -517,8 +508,8 @@ describe('slug uniqueness (kind 8)', () => {
   });
 
   it('refuses an update to another project slug but allows keeping its own', async () => {
-    const a = await createProject();
-    const b = await createProject();
+    const a = await createProject(server);
+    const b = await createProject(server);
     const clash = await server.api.post(`/projects/${b.slugs[0]}`, admin, { slugs: a.slugs });
     assert.deepEqual(clash.body, {
       status: 409,
@@ -556,7 +547,7 @@ describe('slug uniqueness (kind 8)', () => {
 
 describe('revisions', () => {
   it('keeps every earlier revision, newest first, without users', async () => {
-    const project = await createProject({
+    const project = await createProject(server, {
       uri: 'https://example.com/r1',
       users: { [member.username]: { member: true } },
     });
@@ -616,7 +607,7 @@ describe('revisions', () => {
   });
 
   it('shows parents: [] for a project without history, and no parents unless asked', async () => {
-    const project = await createProject();
+    const project = await createProject(server);
     const res = await server.api.get(`/projects/${project.slugs[0]}`, admin, {
       include_revisions: 1,
     });
@@ -626,7 +617,7 @@ describe('revisions', () => {
   });
 
   it('records who made every revision (changed_by) in the database', async () => {
-    const project = await createProject();
+    const project = await createProject(server);
     const slug = project.slugs[0];
     await server.api.post(`/projects/${slug}`, siteManager.token, { name: 'By site manager' });
     await server.api.post(`/projects/${slug}`, admin, { name: 'By admin' });
@@ -674,7 +665,7 @@ describe('deleting projects', () => {
   });
 
   it('releases the slugs: 404 by slug even with include_deleted, listed only with it', async () => {
-    const project = await createProject({ users: { [member.username]: { member: true } } });
+    const project = await createProject(server, { users: { [member.username]: { member: true } } });
     const [s1] = project.slugs as [string];
     const s2 = uniqueSlug('second');
     await server.api.post(`/projects/${s1}`, admin, { slugs: [s1, s2] });
@@ -706,7 +697,7 @@ describe('deleting projects', () => {
     assert.equal(shown.deleted_at, today());
     assert.equal(shown.revision, 2); // deleting is not a revision
 
-    const reused = await createProject({ slugs: [s2, s1] });
+    const reused = await createProject(server, { slugs: [s2, s1] });
     assert.notEqual(reused.uuid, project.uuid);
     assert.equal((await server.api.get(`/projects/${s1}`, admin)).body.uuid, reused.uuid);
   });
@@ -714,13 +705,13 @@ describe('deleting projects', () => {
 
 describe('deleting a project that time entries use', () => {
   it('is refused with kind 10 while a live time uses it, allowed once that time is deleted', async () => {
-    const project = await createProject({ users: { admin: { member: true } } });
+    const project = await createProject(server, { users: { admin: { member: true } } });
     const slug = project.slugs[0];
     const time = await server.api.post('/times', admin, {
       duration: 3600,
       user: 'admin',
       project: slug,
-      activities: [await createActivity()],
+      activities: [(await createActivity(server)).slug],
       date_worked: '2024-01-02',
     });
     assert.equal(time.status, 200, time.text);

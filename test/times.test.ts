@@ -13,7 +13,13 @@ import {
   notFoundBody,
   requestFailureBody,
 } from './helpers/errors';
-import { createUser, type TestUser, uniqueSlug } from './helpers/factories';
+import {
+  createActivity,
+  createProject,
+  createUser,
+  type TestUser,
+  uniqueSlug,
+} from './helpers/factories';
 import { ADMIN, startTestServer, type TestServer } from './helpers/server';
 
 const TODAY = new Date().toISOString().slice(0, 10);
@@ -36,26 +42,11 @@ const ok = <T = any>(res: Reply<T>): T => {
   return res.body;
 };
 
-async function activity(slug = uniqueSlug('act')): Promise<string> {
-  ok(await server.api.post('/activities', server.adminToken, { name: `Activity ${slug}`, slug }));
-  return slug;
-}
+const activity = async () => (await createActivity(server)).slug;
 
-async function project(
-  users: Record<string, Role>,
-  extra: Record<string, unknown> = {},
-): Promise<string> {
-  const slug = uniqueSlug('proj');
-  ok(
-    await server.api.post('/projects', server.adminToken, {
-      name: `Project ${slug}`,
-      slugs: [slug],
-      users,
-      ...extra,
-    }),
-  );
-  return slug;
-}
+/** A fresh project with these members (and further fields); answers its slug. */
+const project = async (users: Record<string, Role>, extra: Record<string, unknown> = {}) =>
+  (await createProject(server, { users, ...extra })).slugs[0] as string;
 
 const createTime = (token: string, object: Record<string, unknown>) =>
   server.api.post<Time>('/times', token, object);

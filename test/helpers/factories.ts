@@ -29,3 +29,38 @@ export async function createUser(
 
 /** A fresh slug for this test process. */
 export const uniqueSlug = (prefix = 'p') => unique(`${prefix}-`);
+
+export type TestProject = { slugs: string[]; uuid: string } & Record<string, unknown>;
+export type TestActivity = { slug: string; uuid: string; name: string } & Record<string, unknown>;
+
+/** Creates a project through POST /projects (one fresh slug, no users by default). */
+export async function createProject(
+  server: TestServer,
+  overrides: Record<string, unknown> = {},
+  token = server.adminToken,
+): Promise<TestProject> {
+  const slug = uniqueSlug('proj');
+  const res = await server.api.post('/projects', token, {
+    name: `Project ${slug}`,
+    slugs: [slug],
+    ...overrides,
+  });
+  if (res.status !== 200) throw new Error(`createProject: ${res.status} ${res.text}`);
+  return res.body as TestProject;
+}
+
+/** Creates an activity through POST /activities (a fresh slug by default). */
+export async function createActivity(
+  server: TestServer,
+  overrides: Record<string, unknown> = {},
+  token = server.adminToken,
+): Promise<TestActivity> {
+  const slug = uniqueSlug('act');
+  const res = await server.api.post('/activities', token, {
+    name: `Activity ${slug}`,
+    slug,
+    ...overrides,
+  });
+  if (res.status !== 200) throw new Error(`createActivity: ${res.status} ${res.text}`);
+  return res.body as TestActivity;
+}
