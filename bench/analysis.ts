@@ -2,7 +2,7 @@
 // missed, by how much and what would close it. The figures come from the run; the
 // reasons come from the server's CPU profile (`--profile`) and the in-process ceilings.
 import type { BenchReport, Row, RowId } from './report';
-import { fmt, pct, profileLines, ROW_NAMES, verdict } from './report';
+import { fmt, pct, profileLines, ROW_NAMES, RSS_LIMIT_MB, verdict } from './report';
 
 /** What bounds each row, as the profile and the ceilings show it. */
 const LIMITS: Record<RowId, string> = {
@@ -80,8 +80,10 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'always keeps a core — logins/s halve, reads keep their latency; or run the server on a ' +
     'machine with more cores than concurrent logins.',
   whole:
-    'Closing the gap: answer `X-Total-Count` from a cheaper source (the count is a full ' +
-    'index scan on 1 M rows), or send it as a trailer.',
+    'Closing the gap: the stream itself is flat (see the RSS before and during it); the RSS ' +
+    'it starts from is what earlier rows left behind (see Memory below). For the first ' +
+    'byte: answer `X-Total-Count` from a cheaper source (the count scans 1 M rows), or send ' +
+    'it as a trailer.',
 };
 
 function rowParagraph(row: Row): string[] {
@@ -191,6 +193,24 @@ export function explain(r: BenchReport): string[] {
         : '.') +
       ' Start-up does not read the time entries, so it does not grow with the data. The ' +
       'executable carries a V8 code cache (`useCodeCache`) for the bundle.',
+    '',
+    '### Memory',
+    '',
+    `RSS right after start-up: ${fmt(r.idleRssMb)} MB, of which about 45 MB are the ` +
+      "executable's own code (Node and V8, file-backed pages). Peak over the run (VmHWM): " +
+      `${fmt(r.peakHwmMb)} MB (target < ${RSS_LIMIT_MB} MB: ` +
+      `${r.peakHwmMb < RSS_LIMIT_MB ? 'met' : `missed by ${fmt(r.peakHwmMb - RSS_LIMIT_MB)} MB`}). ` +
+      `The highest rows: ${[...r.rows]
+        .sort((a, b) => b.rssMb - a.rssMb)
+        .slice(0, 3)
+        .map((row) => `${ROW_NAMES[row.id]} (${fmt(row.rssMb)} MB)`)
+        .join(', ')}. ` +
+      'Memory grows with the responses in flight at once (10 month lists of ' +
+      '~170 KB, each streamed from its own read-only connection with its own page cache) and ' +
+      'the login storm (each bcrypt worker thread is a V8 isolate of its own). Neither ' +
+      "V8's young generation (`--max-semi-space-size=2`) nor glibc arenas " +
+      '(`MALLOC_ARENA_MAX=2`) moved the peak by more than a few MB when tried; the next step ' +
+      'is a heap snapshot under the month load, and capping the reader pool.',
     '',
     ...HOT_SPOTS,
     ...(r.profile ? ['## CPU profile', '', ...profileLines(r.profile), ''] : []),

@@ -37,6 +37,8 @@ export interface BenchReport {
   datasetSeconds: number;
   dbBytes: number;
   peakHwmMb: number;
+  /** RSS right after the first /health answer. */
+  idleRssMb: number;
   /** Reference process start-ups on this machine in this run, ms (median of 3). */
   processStartMs?: { node: number; version: number };
   /** 1-minute load average of the machine before the server started and at the end. */

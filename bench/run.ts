@@ -10,7 +10,7 @@
 //            --profile (CPU profile of the server, run from the sources)
 //            --exe FILE (another executable, e.g. an older build for before/after)
 //            --rows time,project,month,create,update,storm,whole (a subset)
-//            --node-options=... (NODE_OPTIONS of the server, e.g. V8 heap flags)
+//            --server-env KEY=VALUE (repeatable; e.g. NODE_OPTIONS=--max-semi-space-size=2)
 import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -46,7 +46,7 @@ const { values: opts } = parseArgs({
     profile: { type: 'boolean', default: false },
     exe: { type: 'string' },
     rows: { type: 'string' },
-    'node-options': { type: 'string' },
+    'server-env': { type: 'string', multiple: true },
   },
 });
 const TIMES = Number(opts.times);
@@ -57,8 +57,7 @@ const CONNECTIONS = Number(opts.connections);
 /** Turns of timetrack and the bare server within each row's measured time. */
 const ROUNDS = 3;
 /** Only a full run (every row, full size, the built executable) replaces the published figures. */
-const FULL =
-  TIMES >= 1_000_000 && !opts.rows && !opts.exe && !opts.profile && !opts['node-options'];
+const FULL = TIMES >= 1_000_000 && !opts.rows && !opts.exe && !opts.profile && !opts['server-env'];
 const OUT = opts.out ?? (FULL ? join(ROOT, 'docs/benchmarks.md') : undefined);
 const SECRET = 'benchmark-secret-key-0123456789-abcdefghijklmnop';
 
@@ -79,7 +78,7 @@ async function main(): Promise<void> {
     env: {
       TIMETRACK_SECRET_KEY: SECRET,
       LOG_LEVEL: 'info',
-      ...(opts['node-options'] ? { NODE_OPTIONS: opts['node-options'] } : {}),
+      ...Object.fromEntries((opts['server-env'] ?? []).map((kv) => kv.split(/=(.*)/s).slice(0, 2))),
     },
     profileDir: opts.profile ? profileDir : undefined,
     executable: opts.exe,
@@ -88,6 +87,7 @@ async function main(): Promise<void> {
     `${target.kind} answered /health after ${target.startupMs.toFixed(0)} ms (pid ${target.pid})`,
   );
 
+  const idleRssMb = readMemory(target.pid)?.rssMb ?? 0;
   const s = dataset.sidecar;
   const tokens: Record<string, string> = {};
   for (const user of [s.admin, ...s.users])
@@ -211,6 +211,7 @@ async function main(): Promise<void> {
     datasetSeconds: s.seconds,
     dbBytes: statSync(dataset.file).size,
     peakHwmMb: peak?.hwmMb ?? 0,
+    idleRssMb,
     processStartMs: processStarts(),
     loadAverage: { start: loadAtStart, end: loadAverageNow() },
     rows,
