@@ -2,7 +2,7 @@
 // exit codes, admin create-user / set-password (also while a server runs), serve's
 // first administrator and its graceful stop.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -10,53 +10,10 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { SETTINGS } from '../src/config';
-import { createApi } from './helpers/api';
+import { assertUserError, childEnv, runCli, startServe } from './helpers/cli';
 import { startTestServer, type TestServer, tempDir } from './helpers/server';
 
 const ROOT = join(__dirname, '..');
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The environment of a child: ours without any setting that would change its defaults. */
-function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('TIMETRACK_') && !['PORT', 'HOST', 'LOG_LEVEL'].includes(key)) {
-      env[key] = value;
-    }
-  }
-  return { ...env, ...extra };
-}
-
-function start(args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-    cwd: ROOT,
-    env: childEnv(env),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-}
-
-/** Runs `timetrack <args>` to its end, with `input` on stdin. */
-function run(args: string[], options: { env?: Record<string, string>; input?: string } = {}) {
-  return new Promise<Result>((resolve, reject) => {
-    const child = start(args, options.env);
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr?.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin?.end(options.input ?? '');
-  });
-}
 
 /** util-linux `script` gives the command a pseudo-terminal, as a person at a prompt has. */
 const SCRIPT = existsSync('/usr/bin/script');
@@ -93,14 +50,6 @@ function runOnTerminal(args: string[], dialog: [string, string][]) {
   });
 }
 
-/** Asserts a user error: exit 1 and exactly one line on stderr, no stack trace. */
-function assertUserError(res: Result, pattern: RegExp) {
-  assert.equal(res.code, 1, res.stderr);
-  assert.match(res.stderr, pattern);
-  assert.equal(res.stderr.trimEnd().split('\n').length, 1, res.stderr);
-  assert.doesNotMatch(res.stderr, /\n\s+at /);
-}
-
 describe('timetrack admin', () => {
   let server: TestServer;
   before(async () => {
@@ -114,7 +63,7 @@ describe('timetrack admin', () => {
   };
 
   it('creates a user from --password-stdin while the server runs on the same file', async () => {
-    const res = await run(
+    const res = await runCli(
       [
         'admin',
         'create-user',
@@ -141,7 +90,7 @@ describe('timetrack admin', () => {
   });
 
   it('takes the password without its CRLF line ending', async () => {
-    const res = await run(
+    const res = await runCli(
       ['admin', 'create-user', 'dave', '--db', server.dbFile, '--password-stdin'],
       { input: 'windows-pass\r\n' },
     );
@@ -150,16 +99,19 @@ describe('timetrack admin', () => {
   });
 
   it('takes the password from TIMETRACK_ADMIN_PASSWORD', async () => {
-    const res = await run(['admin', 'create-user', 'erin', '--db', server.dbFile, '--site-admin'], {
-      env: { TIMETRACK_ADMIN_PASSWORD: 'from-the-environment' },
-    });
+    const res = await runCli(
+      ['admin', 'create-user', 'erin', '--db', server.dbFile, '--site-admin'],
+      {
+        env: { TIMETRACK_ADMIN_PASSWORD: 'from-the-environment' },
+      },
+    );
     assert.equal(res.code, 0, res.stderr);
     const user = await canLogIn('erin', 'from-the-environment');
     assert.equal(user.site_admin, true);
   });
 
   it('takes --db from TIMETRACK_DB', async () => {
-    const res = await run(['admin', 'create-user', 'frank', '--password-stdin'], {
+    const res = await runCli(['admin', 'create-user', 'frank', '--password-stdin'], {
       env: { TIMETRACK_DB: server.dbFile },
       input: 'env-db-pass',
     });
@@ -168,7 +120,7 @@ describe('timetrack admin', () => {
   });
 
   it('refuses an existing username in any case: exit 1, one line', async () => {
-    const res = await run(
+    const res = await runCli(
       ['admin', 'create-user', 'ADMIN', '--db', server.dbFile, '--password-stdin'],
       {
         input: 'whatever',
@@ -179,21 +131,21 @@ describe('timetrack admin', () => {
 
   it('refuses an invalid username and a missing password: exit 1, one line', async () => {
     for (const username of ['bad name', 'org-roles']) {
-      const res = await run(['admin', 'create-user', username, '--db', server.dbFile], {
+      const res = await runCli(['admin', 'create-user', username, '--db', server.dbFile], {
         env: { TIMETRACK_ADMIN_PASSWORD: 'x-password' },
       });
       assertUserError(res, /is not a valid username/);
     }
-    const email = await run(
+    const email = await runCli(
       ['admin', 'create-user', 'nomail', '--db', server.dbFile, '--email', 'x@y'],
       {
         env: { TIMETRACK_ADMIN_PASSWORD: 'x-password' },
       },
     );
     assertUserError(email, /^timetrack: 'x@y' is not an email address\n$/);
-    const none = await run(['admin', 'create-user', 'nopass', '--db', server.dbFile]);
+    const none = await runCli(['admin', 'create-user', 'nopass', '--db', server.dbFile]);
     assertUserError(none, /no password given/);
-    const empty = await run(
+    const empty = await runCli(
       ['admin', 'create-user', 'nopass', '--db', server.dbFile, '--password-stdin'],
       {
         input: '\n',
@@ -204,7 +156,7 @@ describe('timetrack admin', () => {
   });
 
   it('resets a password with set-password; the old one stops working', async () => {
-    const res = await run(
+    const res = await runCli(
       ['admin', 'set-password', 'DAVE', '--db', server.dbFile, '--password-stdin'],
       {
         input: 'a-brand-new-one\n',
@@ -214,7 +166,7 @@ describe('timetrack admin', () => {
     assert.equal(res.stdout, "Set the password of 'dave'\n");
     await canLogIn('dave', 'a-brand-new-one');
     await assert.rejects(server.api.login('dave', 'windows-pass'));
-    const unknown = await run(['admin', 'set-password', 'nobody', '--db', server.dbFile], {
+    const unknown = await runCli(['admin', 'set-password', 'nobody', '--db', server.dbFile], {
       env: { TIMETRACK_ADMIN_PASSWORD: 'x' },
     });
     assertUserError(unknown, /^timetrack: no user 'nobody'\n$/);
@@ -223,18 +175,24 @@ describe('timetrack admin', () => {
   it('names the file it cannot open, in one line', async () => {
     const dir = tempDir();
     const missing = join(dir, 'no-such-dir', 'x.db');
-    const res = await run(['admin', 'create-user', 'gina', '--db', missing, '--password-stdin'], {
-      input: 'pw',
-    });
+    const res = await runCli(
+      ['admin', 'create-user', 'gina', '--db', missing, '--password-stdin'],
+      {
+        input: 'pw',
+      },
+    );
     assertUserError(
       res,
       /^timetrack: cannot open the database .*no-such-dir.*directory does not exist/,
     );
     const notDb = join(dir, 'not-a-db.txt');
     writeFileSync(notDb, 'just text, not SQLite\n'.repeat(100));
-    const text = await run(['admin', 'set-password', 'gina', '--db', notDb, '--password-stdin'], {
-      input: 'pw',
-    });
+    const text = await runCli(
+      ['admin', 'set-password', 'gina', '--db', notDb, '--password-stdin'],
+      {
+        input: 'pw',
+      },
+    );
     assertUserError(
       text,
       /^timetrack: cannot open the database .*not-a-db\.txt: file is not a database/,
@@ -281,7 +239,7 @@ describe('timetrack admin', () => {
       ['admin', 'create-user'],
       [],
     ]) {
-      const res = await run(args);
+      const res = await runCli(args);
       assert.equal(res.code, 2, `${args.join(' ')}: ${res.stderr}`);
       assert.doesNotMatch(res.stderr, /\n\s+at /);
     }
@@ -290,13 +248,13 @@ describe('timetrack admin', () => {
 
 describe('timetrack --version and --help', () => {
   it('prints the version and the commit', async () => {
-    const res = await run(['--version']);
+    const res = await runCli(['--version']);
     assert.equal(res.code, 0);
     assert.match(res.stdout, /^\d+\.\d+\.\d+ \((\w+)\)\n$/);
   });
 
   it('lists every setting of serve in serve --help', async () => {
-    const res = await run(['serve', '--help']);
+    const res = await runCli(['serve', '--help']);
     assert.equal(res.code, 0);
     for (const s of SETTINGS) {
       if (!('envOnly' in s && s.envOnly)) assert.ok(res.stdout.includes(`--${s.flag}`), s.flag);
@@ -306,10 +264,10 @@ describe('timetrack --version and --help', () => {
 
   it('refuses a bad setting with exit 1 and one line', async () => {
     const dir = tempDir();
-    const res = await run(['serve', '--port', 'eighty', '--db', join(dir, 'x.db')]);
+    const res = await runCli(['serve', '--port', 'eighty', '--db', join(dir, 'x.db')]);
     assertUserError(res, /--port \/ PORT must be a whole number/);
     const missing = join(dir, 'no-such-dir', 'x.db');
-    const db = await run(['serve', '--port', '0', '--db', missing]);
+    const db = await runCli(['serve', '--port', '0', '--db', missing]);
     assertUserError(db, /^timetrack: cannot open the database .*directory does not exist\n$/);
   });
 });
@@ -318,35 +276,25 @@ describe('timetrack serve', () => {
   it('creates the first admin on an empty database, prints the password once, stops cleanly', async () => {
     const dir = tempDir();
     const dbFile = join(dir, 'fresh.db');
-    const child = start(['serve', '--port', '0', '--db', dbFile]);
-    let stdout = '';
-    let stderr = '';
-    child.stderr?.on('data', (d) => {
-      stderr += d;
-    });
+    const serve = await startServe(dbFile);
+    const { api, child, url } = serve;
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout?.on('data', (d) => {
-        stdout += d;
-        const match = /"msg":"listening","url":"([^"]+)"/.exec(stdout);
-        if (match?.[1]) resolve(match[1]);
-      });
-      child.on('close', () => reject(new Error(`serve exited: ${stderr}`)));
-    });
     try {
       const match = /administrator 'admin' with password (\S+) \(shown only this once\)/.exec(
-        stderr,
+        serve.stderr(),
       );
-      assert.ok(match?.[1], stderr);
-      assert.match(stderr, /Log in with: curl -X POST http:\/\/127\.0\.0\.1:PORT\/v0\/login/);
-      const api = createApi(url);
+      assert.ok(match?.[1], serve.stderr());
+      assert.match(
+        serve.stderr(),
+        /Log in with: curl -X POST http:\/\/127\.0\.0\.1:PORT\/v0\/login/,
+      );
       const token = await api.login('admin', match[1]);
       const me = await api.get('/users/admin', token);
       assert.equal(me.body.site_admin, true);
       const created = await api.post('/users', token, { username: 'written-before-stop' });
       assert.equal(created.status, 200);
-      assert.ok(!stdout.includes(match[1]), 'the password is not in the logs');
-      assert.ok(!stdout.includes(token), 'the token is not in the logs');
+      assert.ok(!serve.stdout().includes(match[1]), 'the password is not in the logs');
+      assert.ok(!serve.stdout().includes(token), 'the token is not in the logs');
 
       // A request in flight when SIGTERM arrives is still answered in full.
       const reply = await requestAcrossStop(url, match[1], () => child.kill('SIGTERM'));
@@ -355,7 +303,7 @@ describe('timetrack serve', () => {
     } finally {
       if (child.exitCode === null && !child.killed) child.kill('SIGTERM');
     }
-    assert.equal(await exited, 0, stderr);
+    assert.equal(await exited, 0, serve.stderr());
     assert.ok(!existsSync(`${dbFile}-wal`) || statSync(`${dbFile}-wal`).size === 0, 'WAL folded');
 
     // The .db file alone holds everything written before the stop.

@@ -65,6 +65,7 @@ export interface ServeProcess {
   url: string;
   api: Api;
   child: ChildProcess;
+  stdout(): string;
   stderr(): string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
@@ -82,13 +83,15 @@ export async function startServe(
     stderr += d;
   });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  // The whole log is kept: tests check what it does (not) show.
+  child.stdout?.on('data', (d) => {
+    stdout += d;
+  });
   const url = await new Promise<string>((resolve, reject) => {
-    const listening = (d: Buffer) => {
-      stdout += d;
+    const listening = () => {
       const match = /"msg":"listening","url":"([^"]+)"/.exec(stdout);
       if (match?.[1]) {
         child.stdout?.off('data', listening);
-        child.stdout?.resume(); // keep draining the request log
         resolve(match[1]);
       }
     };
@@ -99,6 +102,7 @@ export async function startServe(
     url,
     api: createApi(url),
     child,
+    stdout: () => stdout,
     stderr: () => stderr,
     stop: () => {
       child.kill('SIGTERM');
