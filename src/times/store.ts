@@ -164,28 +164,25 @@ export function timeListQuery(f: TimeListFilters) {
   };
 }
 
-export interface NewTime {
-  uuid: string;
+/** The columns a write of a time sets, on insert and on update alike. */
+interface TimeColumns {
   duration: number;
   user_id: number;
   project_id: number;
   date_worked: string;
   issue_uri: string | null;
   notes: string | null;
-  created_at: number;
   changed_by: number;
 }
 
-export interface TimeChanges {
+export interface NewTime extends TimeColumns {
+  uuid: string;
+  created_at: number;
+}
+
+export interface TimeChanges extends TimeColumns {
   id: number;
-  duration: number;
-  user_id: number;
-  project_id: number;
-  date_worked: string;
-  issue_uri: string | null;
-  notes: string | null;
   updated_at: number;
-  changed_by: number;
 }
 
 export interface LiveProject {
