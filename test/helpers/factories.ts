@@ -4,6 +4,18 @@ import { bcryptHash, type TestServer } from './server';
 let counter = 0;
 const unique = (prefix: string) => `${prefix}${++counter}${process.pid % 1000}`;
 
+/** A POST that sets a test up: anything but 200 stops the test right there. */
+async function setupPost<T>(
+  server: TestServer,
+  token: string,
+  path: string,
+  object: Record<string, unknown>,
+): Promise<T> {
+  const res = await server.api.post(path, token, object);
+  if (res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${res.text}`);
+  return res.body as T;
+}
+
 export interface TestUser {
   username: string;
   password: string;
@@ -17,12 +29,11 @@ export async function createUser(
 ): Promise<TestUser> {
   const username = (overrides.username as string | undefined) ?? unique('user');
   const password = `pw-${username}`;
-  const res = await server.api.post('/users', server.adminToken, {
+  await setupPost(server, server.adminToken, '/users', {
     username,
     password: bcryptHash(password),
     ...overrides,
   });
-  if (res.status !== 200) throw new Error(`createUser: ${res.status} ${res.text}`);
   const token = await server.api.login(username, password);
   return { username, password, token };
 }
@@ -40,13 +51,11 @@ export async function createProject(
   token = server.adminToken,
 ): Promise<TestProject> {
   const slug = uniqueSlug('proj');
-  const res = await server.api.post('/projects', token, {
+  return setupPost<TestProject>(server, token, '/projects', {
     name: `Project ${slug}`,
     slugs: [slug],
     ...overrides,
   });
-  if (res.status !== 200) throw new Error(`createProject: ${res.status} ${res.text}`);
-  return res.body as TestProject;
 }
 
 /** Creates an activity through POST /activities (a fresh slug by default). */
@@ -56,11 +65,9 @@ export async function createActivity(
   token = server.adminToken,
 ): Promise<TestActivity> {
   const slug = uniqueSlug('act');
-  const res = await server.api.post('/activities', token, {
+  return setupPost<TestActivity>(server, token, '/activities', {
     name: `Activity ${slug}`,
     slug,
     ...overrides,
   });
-  if (res.status !== 200) throw new Error(`createActivity: ${res.status} ${res.text}`);
-  return res.body as TestActivity;
 }
