@@ -10,18 +10,11 @@ import {
   requestFailureBody,
   slugExistsBody,
 } from './helpers/errors';
-import { createUser, type TestUser, uniqueSlug } from './helpers/factories';
+import { createRole, createUser, type TestUser, uniqueSlug } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
 
 let server: TestServer;
 let admin: string;
-
-async function createRole(slug = uniqueSlug('role'), token = admin) {
-  const object = { name: `Role ${slug}`, slug };
-  const res = await server.api.post('/users/org-roles', token, object);
-  assert.equal(res.status, 200, res.text);
-  return object;
-}
 
 before(async () => {
   server = await startTestServer();
@@ -40,7 +33,7 @@ describe('org roles', () => {
 
   it('lists roles ordered by slug, to any authenticated user', async () => {
     const plain = await createUser(server);
-    for (const slug of ['zeta-role', 'alpha-role', 'mid-role']) await createRole(slug);
+    for (const slug of ['zeta-role', 'alpha-role', 'mid-role']) await createRole(server, { slug });
     const res = await server.api.get('/users/org-roles', plain.token);
     assert.equal(res.status, 200);
     const slugs = (res.body as { slug: string }[]).map((r) => r.slug);
@@ -92,7 +85,7 @@ describe('org roles', () => {
   });
 
   it('renames slug and name; holders report the new slug at once', async () => {
-    const role = await createRole();
+    const role = await createRole(server);
     const holder = await createUser(server, { 'org-roles': [role.slug] });
     const renamed = uniqueSlug('renamed');
     const res = await server.api.post(`/users/org-roles/${role.slug}`, admin, {
@@ -122,7 +115,7 @@ describe('org roles', () => {
   });
 
   it('hard-deletes a role nobody holds; its name and slug are free again', async () => {
-    const role = await createRole();
+    const role = await createRole(server);
     const res = await server.api.del(`/users/org-roles/${role.slug}`, admin);
     assert.equal(res.status, 200);
     assert.equal(res.text, '');
@@ -135,7 +128,7 @@ describe('org roles', () => {
   });
 
   it('refuses to delete a role still held, also by a deleted user (405, Allow)', async () => {
-    const role = await createRole();
+    const role = await createRole(server);
     const holder = await createUser(server, { 'org-roles': [role.slug] });
     const held = await server.api.del(`/users/org-roles/${role.slug}`, admin);
     assert.equal(held.status, 405);
@@ -151,8 +144,8 @@ describe('org roles', () => {
   });
 
   it('refuses a duplicate slug (kind 8) and a duplicate name (kind 4)', async () => {
-    const a = await createRole();
-    const b = await createRole();
+    const a = await createRole(server);
+    const b = await createRole(server);
     assert.deepEqual(
       (await server.api.post('/users/org-roles', admin, { name: 'Fresh Name', slug: a.slug })).body,
       slugExistsBody(a.slug),
@@ -195,7 +188,7 @@ describe('org roles', () => {
       const res = await server.api.post('/users/org-roles', admin, object);
       assert.deepEqual(res.body, badObjectBody(text), text);
     }
-    const role = await createRole();
+    const role = await createRole(server);
     assert.deepEqual(
       (await server.api.post(`/users/org-roles/${role.slug}`, admin, { name: null })).body,
       badObjectBody(
@@ -215,7 +208,7 @@ describe('org roles', () => {
     });
 
     it('site managers create, update and delete roles', async () => {
-      const role = await createRole(uniqueSlug(), manager.token);
+      const role = await createRole(server, {}, manager.token);
       const res = await server.api.post(`/users/org-roles/${role.slug}`, manager.token, {
         name: `${role.name} 2`,
       });
@@ -227,7 +220,7 @@ describe('org roles', () => {
     });
 
     it('plain users and site spectators get kind 9', async () => {
-      const role = await createRole();
+      const role = await createRole(server);
       for (const actor of [plain, spectator]) {
         assert.deepEqual(
           (
@@ -251,7 +244,7 @@ describe('org roles', () => {
     });
 
     it('a refused caller learns nothing about duplicates (kind 9 before kind 8)', async () => {
-      const role = await createRole();
+      const role = await createRole(server);
       assert.deepEqual(
         (await server.api.post('/users/org-roles', plain.token, role)).body,
         authorizationBody(plain.username, 'create org-roles'),

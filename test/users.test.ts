@@ -12,7 +12,7 @@ import {
   notFoundBody,
   usernameExistsBody,
 } from './helpers/errors';
-import { createUser, type TestUser, uniqueSlug } from './helpers/factories';
+import { createRole, createUser, type TestUser } from './helpers/factories';
 import { bcryptHash, startTestServer, type TestServer } from './helpers/server';
 
 const USER_FIELDS = [
@@ -36,12 +36,6 @@ let admin: string;
 let counter = 0;
 const name = (prefix = 'u') => `${prefix}${++counter}x${process.pid % 1000}`;
 
-async function createRole(slug = uniqueSlug('role')): Promise<string> {
-  const res = await server.api.post('/users/org-roles', admin, { name: `Role ${slug}`, slug });
-  assert.equal(res.status, 200, res.text);
-  return slug;
-}
-
 before(async () => {
   server = await startTestServer();
   admin = server.adminToken;
@@ -50,7 +44,7 @@ after(() => server.close());
 
 describe('creating users', () => {
   it('returns the full object, exactly as GET shows it, without the password', async () => {
-    const role = await createRole();
+    const role = (await createRole(server)).slug;
     const username = name('Full');
     const res = await server.api.post('/users', admin, {
       username,
@@ -268,7 +262,11 @@ describe('reading users', () => {
   });
 
   it('filters by org role, repeatable as OR', async () => {
-    const [r1, r2, r3] = [await createRole(), await createRole(), await createRole()];
+    const [r1, r2, r3] = [
+      (await createRole(server)).slug,
+      (await createRole(server)).slug,
+      (await createRole(server)).slug,
+    ];
     const a = (await createUser(server, { 'org-roles': [r1] })).username;
     const b = (await createUser(server, { 'org-roles': [r2, r1] })).username;
     const c = (await createUser(server, { 'org-roles': [r3] })).username;
@@ -305,7 +303,7 @@ describe('reading users', () => {
 
 describe('updating users', () => {
   it('changes only the fields sent; null clears, an empty email is null', async () => {
-    const role = await createRole();
+    const role = (await createRole(server)).slug;
     const { username } = await createUser(server, {
       display_name: 'Before',
       email: 'before@example.com',
@@ -332,7 +330,7 @@ describe('updating users', () => {
   });
 
   it('replaces org-roles; [] and null clear them, omitting keeps them', async () => {
-    const [r1, r2] = [await createRole(), await createRole()];
+    const [r1, r2] = [(await createRole(server)).slug, (await createRole(server)).slug];
     const { username } = await createUser(server, { 'org-roles': [r1] });
     const path = `/users/${username}`;
     assert.deepEqual(
@@ -520,7 +518,7 @@ describe('who may write users (SPEC §3)', () => {
   });
 
   it("site managers set others' profile and site_spectator, never their password or other flags", async () => {
-    const role = await createRole();
+    const role = (await createRole(server)).slug;
     const target = await createUser(server);
     const path = `/users/${target.username}`;
     const ok = await server.api.post(path, manager.token, {

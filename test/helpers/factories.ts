@@ -71,3 +71,19 @@ export async function createActivity(
     ...overrides,
   });
 }
+
+export type TestRole = { name: string; slug: string };
+
+/** Creates an org role through POST /users/org-roles, named after its slug. */
+export async function createRole(
+  server: TestServer,
+  overrides: Record<string, unknown> = {},
+  token = server.adminToken,
+): Promise<TestRole> {
+  const slug = (overrides.slug as string | undefined) ?? uniqueSlug('role');
+  return setupPost<TestRole>(server, token, '/users/org-roles', {
+    name: `Role ${slug}`,
+    slug,
+    ...overrides,
+  });
+}
