@@ -37,7 +37,7 @@ function category(f: ProfileNode['callFrame']): string {
     return 'node:http / net / streams';
   if (f.url.startsWith('node:')) return 'other node: internals';
   if (f.url === '') return 'other native';
-  return 'timetrack JS (routing, auth, validation, mapping)';
+  return 'timetrack JS (with the SQLite steps and JSON it calls)';
 }
 
 /** Summarises the main thread's profile (worker threads — bcrypt — are left out). */
