@@ -220,6 +220,42 @@ describe('two server processes on one database file', () => {
     }
   });
 
+  it('answers kind 3 when a default activity is deleted while the project write waits', async () => {
+    const db = new Database(dbFile);
+    try {
+      db.pragma('busy_timeout = 10000');
+      const sends = [
+        (act: string) =>
+          a.api.post('/projects', token, {
+            name: act,
+            slugs: [`with-${act}`],
+            default_activity: act,
+          }),
+        (act: string) => a.api.post('/projects/race-proj', token, { default_activity: act }),
+      ];
+      for (const [i, send] of sends.entries()) {
+        const act = `fading-${i}`;
+        assert.equal(
+          (await a.api.post('/activities', token, { name: act, slug: act })).status,
+          200,
+        );
+        db.exec('BEGIN IMMEDIATE');
+        db.prepare('UPDATE activities SET deleted_at = ? WHERE slug = ?').run(Date.now(), act);
+        const pending = send(act);
+        await sleep(300);
+        db.exec('COMMIT');
+        assert.deepEqual((await pending).body, {
+          status: 409,
+          error: 'Invalid foreign key',
+          text: 'The project does not contain a valid default_activity reference',
+        });
+      }
+    } finally {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      db.close();
+    }
+  });
+
   it('gives one slug to exactly one of 50 concurrent creates', async () => {
     const tasks = Array.from(
       { length: 50 },

@@ -105,17 +105,19 @@ export function createProjectService(
 
     create(actor: Actor, input: unknown) {
       const fields = parseObject(createProjectSchema, input, 'project');
-      const refs = resolve(fields);
+      resolve(fields); // kind 3 before kind 9 (SPEC §3 order)
       if (!canCreateProject(actor)) throw authorizationFailure(actor.username, 'create projects');
       const slugs = [...new Set(fields.slugs)];
-      const stored: ProjectFields = {
-        name: fields.name,
-        uri: fields.uri ?? null,
-        owner_id: refs.owner_id ?? null,
-        default_activity_id: refs.default_activity_id ?? null,
-      };
       return write(slugs, undefined, () => {
         assertSlugsFree(slugs);
+        // Again under the lock: another process may have deleted the default activity.
+        const refs = resolve(fields);
+        const stored: ProjectFields = {
+          name: fields.name,
+          uri: fields.uri ?? null,
+          owner_id: refs.owner_id ?? null,
+          default_activity_id: refs.default_activity_id ?? null,
+        };
         const id = projects.insert(stored, Date.now(), actor.id);
         projects.replaceSlugs(id, slugs);
         projects.replaceUsers(id, refs.users ?? []);
@@ -126,12 +128,13 @@ export function createProjectService(
     update(actor: Actor, slug: string, input: unknown) {
       const current = find(slug);
       const fields = parseObject(updateProjectSchema, input, 'project');
-      const refs = resolve(fields);
+      resolve(fields); // kind 3 before kind 9 (SPEC §3 order)
       assertCanManage(actor, current, `update project ${slug}`);
       const slugs = fields.slugs && [...new Set(fields.slugs)];
       return write(slugs ?? [], current.id, () => {
         // Re-read under the write lock: a concurrent update or delete may have won.
         const latest = find(slug);
+        const refs = resolve(fields);
         if (slugs) assertSlugsFree(slugs, latest.id);
         const next: ProjectFields = {
           name: fields.name ?? latest.name,
