@@ -73,8 +73,9 @@ export function generateDataset(options: GenerateOptions): Sidecar {
   db.pragma('foreign_keys = OFF');
   db.pragma('cache_size = -1000000');
 
-  // bcrypt once: every user shares the same known password.
-  const hash = bcrypt.hashSync(BENCH_PASSWORD, 10).replace(/^\$2b\$/, '$2a$');
+  // bcrypt once, with a fixed salt so the file is the same on every run: every user
+  // shares the same known password.
+  const hash = bcrypt.hashSync(BENCH_PASSWORD, '$2a$10$timetrackbenchmarksalt.');
 
   const users = insertUsers(db, hash);
   const activityIds = insertActivities(db);
