@@ -233,9 +233,8 @@ describe('a 50,000-entry list', () => {
   it('is returned complete, in order (ties by uuid), and the same when paged', async () => {
     const { project, activity } = await seed(server); // 5 made through the API
     insertTimes(project, activity);
-    const started = Date.now();
+    // Its speed and memory are measured by the benchmark (docs/benchmarks.md), not here.
     const res = await server.api.get('/times', server.adminToken);
-    const elapsed = Date.now() - started;
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('transfer-encoding'), 'chunked');
     assert.equal(res.headers.get('x-total-count'), String(COUNT + 5));
@@ -255,7 +254,6 @@ describe('a 50,000-entry list', () => {
     );
     assert.equal(new Set(expected).size, COUNT + 5);
     assert.deepEqual(list[0]!.project, [project]);
-    assert.ok(elapsed < 15_000, `whole list took ${elapsed} ms`);
 
     const page = await server.api.get('/times', server.adminToken, { skip: 30_000, limit: 1000 });
     assert.deepEqual(
