@@ -54,11 +54,14 @@ const LIMITS: Record<RowId, string> = {
 /** How a miss could be closed, row by row. */
 const CLOSE: Partial<Record<RowId, string>> = {
   time:
-    'Closing the gap: fewer bytes of work per request — skip the per-request JSON log line ' +
-    '(or write it asynchronously in batches), cache the caller per token for a second instead ' +
-    'of reading `users` each time, and fold the viewer-role subquery into the policy check. ' +
-    'The p99 target also needs the server to have a core of its own: on this 2-core machine ' +
-    'the load generator takes the other.',
+    'Closing the gap: at 30 % of the bare server the whole request would have to fit in ' +
+    "about 3 × the bare server's time per request; the profile shows no single step worth " +
+    'more than a quarter of what it costs now, so it takes several small cuts. Measured: ' +
+    'switching the per-request log line off (`LOG_LEVEL=warn`) gained only 3–15 %. Not yet ' +
+    'measured: caching the caller per token for a second instead of a `users` read per ' +
+    'request, one reusable URL parse instead of `new URL()` per request, and a bigger ' +
+    'SQLite page cache (see Hot spots). The p99 target also needs the server to have a core ' +
+    'of its own: on this 2-core machine the load generator takes the other.',
   project:
     'Closing the gap: as for 1a; in addition the users map could be kept as a denormalised ' +
     'JSON column updated with the map, instead of `json_group_object` on every read.',
