@@ -31,6 +31,7 @@ export function startCeiling(routes: CeilingRoutes): Promise<CeilingServer> {
     execArgv: ['--import', 'tsx', '--expose-gc'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  process.once('exit', () => child.kill('SIGKILL'));
   return new Promise((resolve, reject) => {
     child.once('message', (msg: { port: number }) =>
       resolve({

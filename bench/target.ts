@@ -78,6 +78,8 @@ export async function startTarget(options: {
   const started = performance.now();
   // Logs go to a file, not a pipe: the server must never wait on the bench to read them.
   const child = spawn(cmd.command, args, { cwd: ROOT, env, stdio: ['ignore', log, log] });
+  // Never leave a server behind, even when the bench fails half-way.
+  process.once('exit', () => child.kill('SIGKILL'));
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
