@@ -8,11 +8,12 @@ import { createPasswordHasher } from '../src/auth/password';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/open';
 import { createReaderPool } from '../src/db/readers';
+import { toJsonText } from '../src/json-text';
 import { createLogger } from '../src/log';
 import type { Actor } from '../src/policy';
 import { toProjectJson } from '../src/projects/store';
 import { timeListFilters } from '../src/times/filters';
-import { type TimeRow, timeListQuery, toTimeJson } from '../src/times/store';
+import { type TimeRow, timeJsonText, timeListQuery } from '../src/times/store';
 import type { Sidecar } from './generate';
 import { createRng } from './prng';
 import type { RowId } from './report';
@@ -128,14 +129,17 @@ function probes(app: App, s: Sidecar, sc: Scenarios): Partial<Record<RowId, Prob
     time: {
       what: 'timeStore.findByUuid (one statement)',
       op: oneTime,
-      withJson: () => JSON.stringify(toTimeJson(oneTime() as TimeRow)),
+      withJson: () => toJsonText(timeJsonText(oneTime() as TimeRow)),
     },
     project,
     storm: project,
     month: {
       what: 'the count and page statements of GET /times for one user-month',
       op: oneMonth,
-      withJson: () => JSON.stringify(oneMonth().map(toTimeJson)),
+      withJson: () =>
+        `[${oneMonth()
+          .map((row) => toJsonText(timeJsonText(row)))
+          .join(',')}]`,
     },
     create: {
       what: 'times.create (validation, one write transaction, read-back)',
@@ -159,7 +163,7 @@ function wholeList(app: App, s: Sidecar): InProcess {
   const started = performance.now();
   let rows = 0;
   for (const row of app.db.prepare(all.pageSql).iterate(...all.params, -1, 0)) {
-    JSON.stringify(toTimeJson(row as TimeRow));
+    toJsonText(timeJsonText(row as TimeRow));
     rows++;
   }
   return {

@@ -12,3 +12,11 @@ export function isCalendarDate(s: string): boolean {
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
+
+/**
+ * formatDate as an SQL expression, for statements that build the API's JSON themselves
+ * (times). Seconds with the milliseconds as a fraction, so dates before 1970 round down
+ * like toISOString does.
+ */
+export const sqlDate = (msColumn: string) =>
+  `strftime('%Y-%m-%d', ${msColumn} / 1000.0, 'unixepoch')`;

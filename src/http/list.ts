@@ -1,8 +1,9 @@
 // Streams a list response (SPEC §6): X-Total-Count and Link headers, then a JSON array
 // written row by row as SQLite produces it, so memory does not grow with the list and
-// the first byte leaves at once.
+// the first byte leaves after the first rows.
 import type { ServerResponse } from 'node:http';
 import type { ReaderPool } from '../db/readers';
+import { toJsonText } from '../json-text';
 import type { Paging } from './query';
 import { startJsonStream } from './respond';
 
@@ -12,10 +13,17 @@ export interface ListQuery<Row> {
   /** SELECT of the rows in list order, ending with `LIMIT ? OFFSET ?`. */
   pageSql: string;
   params: readonly unknown[];
+  /** The API object of a row, or its JsonText when the statement built the JSON. */
   toJson: (row: Row) => unknown;
 }
 
 const FLUSH_BYTES = 64 * 1024;
+/**
+ * Rows read before the headers go out. A list that ends within them (one user's month,
+ * any page of a paged list) needs no count(*) for X-Total-Count; a longer one is counted
+ * and then streamed on from where the first read stopped, in the same snapshot.
+ */
+const FIRST_ROWS = 1000;
 
 export async function streamList<Row>(
   res: ServerResponse,
@@ -24,32 +32,47 @@ export async function streamList<Row>(
   paging: Paging,
   list: ListQuery<Row>,
 ): Promise<void> {
+  const { limit, skip } = paging; // limit 0: no limit
   const reader = readers.acquire();
   try {
     reader.db.exec('BEGIN');
-    const total = Number(
-      reader
-        .sql(list.countSql)
-        .pluck()
-        .get(...list.params),
-    );
+    const page = reader.sql(list.pageSql);
+    const firstLimit = limit > 0 ? Math.min(limit, FIRST_ROWS) : FIRST_ROWS;
+    const first = page.all(...list.params, firstLimit, skip) as Row[];
+    const ended = first.length < firstLimit;
+    const total =
+      ended && (first.length > 0 || skip === 0)
+        ? skip + first.length
+        : Number(
+            reader
+              .sql(list.countSql)
+              .pluck()
+              .get(...list.params),
+          );
     const headers: Record<string, string> = { 'X-Total-Count': String(total) };
-    if (paging.limit > 0 && paging.skip + paging.limit < total) {
+    if (limit > 0 && skip + limit < total) {
       headers.Link = `<${nextPageUrl(requestUrl, paging)}>; rel="next"`;
     }
     startJsonStream(res, 200, headers);
-    const rows = reader
-      .sql(list.pageSql)
-      .iterate(...list.params, paging.limit > 0 ? paging.limit : -1, paging.skip) as Iterable<Row>;
+    const wantsMore = !ended && (limit === 0 || limit > first.length);
+    const rest = wantsMore
+      ? (page.iterate(
+          ...list.params,
+          limit > 0 ? limit - first.length : -1,
+          skip + first.length,
+        ) as Iterable<Row>)
+      : [];
     let chunk = '[';
-    let first = true;
-    for (const row of rows) {
-      chunk += (first ? '' : ',') + JSON.stringify(list.toJson(row));
-      first = false;
-      if (chunk.length >= FLUSH_BYTES) {
-        const flushed = res.write(chunk);
-        chunk = '';
-        if (!flushed && !(await drained(res))) return; // client went away
+    let separator = '';
+    for (const rows of [first, rest]) {
+      for (const row of rows) {
+        chunk += separator + toJsonText(list.toJson(row));
+        separator = ',';
+        if (chunk.length >= FLUSH_BYTES) {
+          const flushed = res.write(chunk);
+          chunk = '';
+          if (!flushed && !(await drained(res))) return; // client went away
+        }
       }
     }
     res.end(`${chunk}]`);

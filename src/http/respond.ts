@@ -1,11 +1,13 @@
-// The fixed set of ways a response is written: JSON object, empty 200, error.
+// The fixed set of ways a response is written: JSON object (or ready JSON text), empty
+// 200, error.
 import type { ServerResponse } from 'node:http';
 import type { ApiError } from '../errors';
+import { toJsonText } from '../json-text';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  const text = toJsonText(body);
   res.writeHead(status, {
     'Content-Type': JSON_TYPE,
     'Content-Length': Buffer.byteLength(text),

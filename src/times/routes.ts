@@ -7,7 +7,7 @@ import { booleanParam } from '../http/query';
 import { sendJson } from '../http/respond';
 import { uuidFromPath } from '../identifiers';
 import { timeListFilters } from './filters';
-import { type TimeRow, timeListQuery, toTimeJson } from './store';
+import { type TimeRow, timeJsonText, timeListQuery } from './store';
 
 // The id of the resource a route names, checked (kind 5 when malformed).
 const uuidInPath = (ctx: Ctx) => uuidFromPath(ctx.params.uuid);
@@ -16,7 +16,7 @@ export const timeHandlers = {
   async list(ctx: Ctx) {
     const actor = await authenticate(ctx);
     const filters = timeListFilters(actor, ctx.query, ctx.app);
-    await sendList<TimeRow>(ctx, { ...timeListQuery(filters), toJson: toTimeJson });
+    await sendList<TimeRow>(ctx, { ...timeListQuery(filters), toJson: timeJsonText });
   },
 
   async get(ctx: Ctx) {

@@ -17,7 +17,7 @@ import {
 import type { ProjectStore } from '../projects/store';
 import type { UserStore } from '../users/store';
 import { createTimeSchema, type UpdateTimeInput, updateTimeSchema } from './schema';
-import { type StoredTime, type TimeStore, toTimeJson } from './store';
+import { type StoredTime, type TimeStore, timeJsonText } from './store';
 
 export interface TimeReadOptions {
   includeDeleted: boolean;
@@ -39,7 +39,7 @@ export function createTimeService({ db, times, projects, activities, users }: Ti
   const show = (uuid: string, actor: Actor) => {
     const row = times.findByUuid(uuid, actor.id);
     if (!row) throw notFound('time');
-    return toTimeJson(row);
+    return timeJsonText(row);
   };
 
   /** The user a time is for: active and not deleted (Invalid Foreign Key otherwise). */
@@ -95,7 +95,7 @@ export function createTimeService({ db, times, projects, activities, users }: Ti
       if (!canViewTime(actor, { ownerId: row.user_id, role })) {
         throw authorizationFailure(actor.username, `view time ${row.uuid}`);
       }
-      return toTimeJson(row);
+      return timeJsonText(row);
     },
 
     create(actor: Actor, input: unknown) {

@@ -1,103 +1,71 @@
-// SQL of time entries: prepared once, rows mapped to API objects here and nowhere else.
-// A time's project is shown as all of its project's slugs and its activities as slugs,
-// both gathered by subqueries in the same statement (no query per row).
+// SQL of time entries, prepared once. SQLite writes a time's API JSON itself
+// (json_object): a listed time is one text column, with no JavaScript object made and
+// serialised per row — one user's month is hundreds of rows. Its project is shown as all
+// of the project's slugs and its activities as slugs, gathered by subqueries in the same
+// statement (no query per row).
+import { sqlDate } from '../dates';
 import type { Db } from '../db/open';
-import { type ChangeTimes, changeDates, withParents } from '../db/revisions';
+import { JsonText } from '../json-text';
 import { projectSlugsSql as projectSlugs } from '../projects/store';
+
+const usernameOf = (userId: string) => `(SELECT username FROM users WHERE id = ${userId})`;
+
+/** The fields of a time as the API shows them, of `t` (times) or `r` (time_revisions). */
+const timeJsonFields = (row: string, activitySlugs: string) => `'uuid', t.uuid,
+  'revision', ${row}.revision, 'duration', ${row}.duration, 'user', ${usernameOf(`${row}.user_id`)},
+  'project', json(${projectSlugs(`${row}.project_id`)}), 'activities', json(${activitySlugs}),
+  'date_worked', ${row}.date_worked, 'issue_uri', ${row}.issue_uri, 'notes', ${row}.notes,
+  'created_at', ${sqlDate(`${row}.created_at`)}, 'updated_at', ${sqlDate(`${row}.updated_at`)},
+  'deleted_at', ${sqlDate(`${row}.deleted_at`)}`;
 
 /** The activity slugs of the current revision, as a JSON array. */
 const ACTIVITY_SLUGS = `(SELECT json_group_array(a.slug ORDER BY a.slug) FROM time_activities ta
      JOIN activities a ON a.id = ta.activity_id WHERE ta.time_id = t.id)`;
 
-/** Earlier revisions, newest first, each an object with the fields of a time. */
+/** The activity slugs of a revision, from the ids it kept. */
+const REVISION_ACTIVITY_SLUGS = `(SELECT json_group_array(a.slug ORDER BY a.slug)
+     FROM json_each(r.activity_ids) j JOIN activities a ON a.id = j.value)`;
+
+/** Earlier revisions, newest first (SPEC §5). */
 const PARENTS = `(SELECT json_group_array(json_object(
-       'uuid', t.uuid, 'revision', r.revision, 'duration', r.duration,
-       'user', (SELECT username FROM users WHERE id = r.user_id),
-       'project', json(${projectSlugs('r.project_id')}),
-       'activities', json((SELECT json_group_array(a.slug ORDER BY a.slug)
-         FROM json_each(r.activity_ids) j JOIN activities a ON a.id = j.value)),
-       'date_worked', r.date_worked, 'issue_uri', r.issue_uri, 'notes', r.notes,
-       'created_at', r.created_at, 'updated_at', r.updated_at, 'deleted_at', r.deleted_at
-     ) ORDER BY r.revision DESC) FROM time_revisions r WHERE r.time_id = t.id)`;
+       ${timeJsonFields('r', REVISION_ACTIVITY_SLUGS)}) ORDER BY r.revision DESC)
+     FROM time_revisions r WHERE r.time_id = t.id)`;
 
-/** What the API shows of a time (FROM times t). */
-const TIME_COLUMNS = `t.uuid, t.revision, t.duration,
-  (SELECT username FROM users WHERE id = t.user_id) AS user,
-  ${projectSlugs('t.project_id')} AS project, ${ACTIVITY_SLUGS} AS activities,
-  t.date_worked, t.issue_uri, t.notes, t.created_at, t.updated_at, t.deleted_at`;
-
-const columns = (withParents: boolean) =>
-  withParents ? `${TIME_COLUMNS}, ${PARENTS} AS parents` : TIME_COLUMNS;
+/** A time's API JSON (FROM times t), with `parents` when asked for. */
+const timeJson = (withParents: boolean) =>
+  `json_object(${timeJsonFields('t', ACTIVITY_SLUGS)}${withParents ? `, 'parents', json(${PARENTS})` : ''})`;
 
 /** Lists are ordered by last change, then uuid (SPEC §6); index times_order. */
 export const TIME_ORDER = 'ORDER BY coalesce(t.updated_at, t.created_at), t.uuid';
 
-/** A time as the list and single queries return it. */
+/** A time as the list and single queries return it: its API JSON. */
 export interface TimeRow {
+  json: string;
+}
+
+/** The response body of a time row, sent as SQLite wrote it. */
+export const timeJsonText = (row: TimeRow) => new JsonText(row.json);
+
+/** A time with what the service decides on, and the viewer's role in its project. */
+export interface StoredTime extends TimeRow {
+  id: number;
   uuid: string;
-  revision: number;
-  duration: number;
+  user_id: number;
+  /** the owner's username */
   user: string;
-  /** JSON array of slugs */
+  project_id: number;
+  /** JSON array of the project's slugs */
   project: string;
-  /** JSON array of slugs */
-  activities: string;
+  duration: number;
   date_worked: string;
   issue_uri: string | null;
   notes: string | null;
-  created_at: number;
-  updated_at: number | null;
   deleted_at: number | null;
-  /** JSON array of earlier revisions; only with include_revisions */
-  parents?: string;
-}
-
-/** A time with the ids the service decides on, and the viewer's role in its project. */
-export interface StoredTime extends TimeRow {
-  id: number;
-  user_id: number;
-  project_id: number;
   /** JSON array of activity ids */
   activity_ids: string;
   viewer_member: number;
   viewer_spectator: number;
   viewer_manager: number;
-}
-
-interface TimeFields extends ChangeTimes {
-  duration: number;
-  user: string;
-  project: string[];
-  activities: string[];
-  date_worked: string;
-  issue_uri: string | null;
-  notes: string | null;
-}
-
-function timeJson(uuid: string, revision: number, f: TimeFields) {
-  return {
-    uuid,
-    revision,
-    duration: f.duration,
-    user: f.user,
-    project: f.project,
-    activities: f.activities,
-    date_worked: f.date_worked,
-    issue_uri: f.issue_uri,
-    notes: f.notes,
-    ...changeDates(f),
-  };
-}
-
-type ParentFields = TimeFields & { uuid: string; revision: number };
-
-export function toTimeJson(row: TimeRow) {
-  const json = timeJson(row.uuid, row.revision, {
-    ...row,
-    project: JSON.parse(row.project) as string[],
-    activities: JSON.parse(row.activities) as string[],
-  });
-  return withParents(json, row.parents, (p: ParentFields) => timeJson(p.uuid, p.revision, p));
 }
 
 export interface TimeListFilters {
@@ -159,7 +127,7 @@ export function timeListQuery(f: TimeListFilters) {
   const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   return {
     countSql: `SELECT count(*) FROM times t ${clause}`,
-    pageSql: `SELECT ${columns(f.includeRevisions)} FROM times t ${clause} ${TIME_ORDER} LIMIT ? OFFSET ?`,
+    pageSql: `SELECT ${timeJson(f.includeRevisions)} AS json FROM times t ${clause} ${TIME_ORDER} LIMIT ? OFFSET ?`,
     params,
   };
 }
@@ -198,11 +166,13 @@ export type TimeStore = ReturnType<typeof createTimeStore>;
  * activity ids and the viewer's role in the time's project, in one indexed lookup.
  */
 export const timeByUuidSql = (withParents: boolean) =>
-  `SELECT t.id, t.user_id, t.project_id, ${columns(withParents)},
+  `SELECT t.id, t.uuid, t.user_id, ${usernameOf('t.user_id')} AS user, t.project_id,
+    ${projectSlugs('t.project_id')} AS project, t.duration, t.date_worked, t.issue_uri,
+    t.notes, t.deleted_at,
     (SELECT json_group_array(activity_id ORDER BY activity_id) FROM time_activities
       WHERE time_id = t.id) AS activity_ids,
     coalesce(pu.member, 0) AS viewer_member, coalesce(pu.spectator, 0) AS viewer_spectator,
-    coalesce(pu.manager, 0) AS viewer_manager
+    coalesce(pu.manager, 0) AS viewer_manager, ${timeJson(withParents)} AS json
   FROM times t LEFT JOIN project_users pu ON pu.project_id = t.project_id AND pu.user_id = ?
   WHERE t.uuid = ?`;
 
