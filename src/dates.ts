@@ -18,5 +18,4 @@ export function isCalendarDate(s: string): boolean {
  * (times). Seconds with the milliseconds as a fraction, so dates before 1970 round down
  * like toISOString does.
  */
-export const sqlDate = (msColumn: string) =>
-  `strftime('%Y-%m-%d', ${msColumn} / 1000.0, 'unixepoch')`;
+export const sqlDate = (msColumn: string) => `date(${msColumn} / 1000.0, 'unixepoch')`;

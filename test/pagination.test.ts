@@ -125,6 +125,14 @@ describe('pagination', () => {
     assert.doesNotMatch(link, /token=/);
   });
 
+  it('sends a list that ends within its first rows in one piece, with its length', async () => {
+    const res = await fetch(`${server.url}/v0/activities?token=${server.adminToken}`);
+    const text = await res.text();
+    assert.equal(res.headers.get('transfer-encoding'), null);
+    assert.equal(res.headers.get('content-length'), String(Buffer.byteLength(text)));
+    assert.equal(res.headers.get('x-total-count'), String((JSON.parse(text) as unknown[]).length));
+  });
+
   it('answers [] past the end, with the total', async () => {
     const whole = await server.api.get('/users', server.adminToken);
     const res = await server.api.get('/users', server.adminToken, { skip: 10_000 });

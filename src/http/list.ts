@@ -1,11 +1,11 @@
 // Streams a list response (SPEC §6): X-Total-Count and Link headers, then a JSON array
 // written row by row as SQLite produces it, so memory does not grow with the list and
-// the first byte leaves after the first rows.
+// the first byte leaves after the first rows. Short lists are sent in one piece.
 import type { ServerResponse } from 'node:http';
-import type { ReaderPool } from '../db/readers';
-import { toJsonText } from '../json-text';
+import type { Reader, ReaderPool } from '../db/readers';
+import { JsonText, toJsonText } from '../json-text';
 import type { Paging } from './query';
-import { startJsonStream } from './respond';
+import { sendJson, startJsonStream } from './respond';
 
 export interface ListQuery<Row> {
   /** SELECT returning one number: the matches before paging. */
@@ -20,8 +20,9 @@ export interface ListQuery<Row> {
 const FLUSH_BYTES = 64 * 1024;
 /**
  * Rows read before the headers go out. A list that ends within them (one user's month,
- * any page of a paged list) needs no count(*) for X-Total-Count; a longer one is counted
- * and then streamed on from where the first read stopped, in the same snapshot.
+ * any page of a paged list) needs no count(*) for X-Total-Count and is sent whole; a
+ * longer one is counted and then streamed on from where the first read stopped, in the
+ * same snapshot.
  */
 const FIRST_ROWS = 1000;
 
@@ -33,27 +34,35 @@ export async function streamList<Row>(
   list: ListQuery<Row>,
 ): Promise<void> {
   const { limit, skip } = paging; // limit 0: no limit
-  const reader = readers.acquire();
+  const rowJson = (row: Row) => toJsonText(list.toJson(row));
+  const linkHeader = (total: number): Record<string, string> =>
+    limit > 0 && skip + limit < total
+      ? { Link: `<${nextPageUrl(requestUrl, paging)}>; rel="next"` }
+      : {};
+  let reader: Reader | undefined = readers.acquire();
   try {
     reader.db.exec('BEGIN');
     const page = reader.sql(list.pageSql);
     const firstLimit = limit > 0 ? Math.min(limit, FIRST_ROWS) : FIRST_ROWS;
     const first = page.all(...list.params, firstLimit, skip) as Row[];
     const ended = first.length < firstLimit;
-    const total =
-      ended && (first.length > 0 || skip === 0)
-        ? skip + first.length
-        : Number(
-            reader
-              .sql(list.countSql)
-              .pluck()
-              .get(...list.params),
-          );
-    const headers: Record<string, string> = { 'X-Total-Count': String(total) };
-    if (limit > 0 && skip + limit < total) {
-      headers.Link = `<${nextPageUrl(requestUrl, paging)}>; rel="next"`;
+    if (ended && (first.length > 0 || skip === 0)) {
+      // The whole answer is in hand: its connection goes back before the slow part,
+      // writing to the socket, and the body goes out in one piece.
+      readers.release(reader);
+      reader = undefined;
+      const total = skip + first.length;
+      const body = new JsonText(`[${first.map(rowJson).join(',')}]`);
+      sendJson(res, 200, body, { 'X-Total-Count': String(total), ...linkHeader(total) });
+      return;
     }
-    startJsonStream(res, 200, headers);
+    const total = Number(
+      reader
+        .sql(list.countSql)
+        .pluck()
+        .get(...list.params),
+    );
+    startJsonStream(res, 200, { 'X-Total-Count': String(total), ...linkHeader(total) });
     const wantsMore = !ended && (limit === 0 || limit > first.length);
     const rest = wantsMore
       ? (page.iterate(
@@ -66,7 +75,7 @@ export async function streamList<Row>(
     let separator = '';
     for (const rows of [first, rest]) {
       for (const row of rows) {
-        chunk += separator + toJsonText(list.toJson(row));
+        chunk += separator + rowJson(row);
         separator = ',';
         if (chunk.length >= FLUSH_BYTES) {
           const flushed = res.write(chunk);
@@ -77,7 +86,7 @@ export async function streamList<Row>(
     }
     res.end(`${chunk}]`);
   } finally {
-    readers.release(reader);
+    if (reader) readers.release(reader);
   }
 }
 

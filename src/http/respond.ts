@@ -6,9 +6,15 @@ import { toJsonText } from '../json-text';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = toJsonText(body);
   res.writeHead(status, {
+    ...headers,
     'Content-Type': JSON_TYPE,
     'Content-Length': Buffer.byteLength(text),
   });
