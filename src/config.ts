@@ -14,6 +14,8 @@ export interface LdapConfig {
   bindPassword: string | undefined;
   usernameAttribute: string;
   autoCreate: boolean;
+  /** Upgrade an ldap:// connection with StartTLS before anything is sent. */
+  startTls: boolean;
 }
 
 export interface Config {
@@ -124,6 +126,12 @@ export const SETTINGS = [
     describe: 'directory attribute holding the username',
   },
   {
+    flag: 'ldap-starttls',
+    env: 'TIMETRACK_LDAP_STARTTLS',
+    default: 'false',
+    describe: 'upgrade an ldap:// connection with StartTLS before any bind (system CAs)',
+  },
+  {
     flag: 'ldap-auto-create',
     env: 'TIMETRACK_LDAP_AUTO_CREATE',
     default: 'false',
@@ -218,6 +226,7 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
       bindPassword: raw('ldap-bind-password'),
       usernameAttribute: str('ldap-username-attribute'),
       autoCreate: bool('ldap-auto-create'),
+      startTls: bool('ldap-starttls'),
     },
     adminUsername: parseAdminUsername(str('admin-username')),
     adminPassword: raw('admin-password'),
@@ -233,6 +242,11 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
   if (config.authModules.includes('ldap') && (!config.ldap.url || !config.ldap.searchBase)) {
     throw new ConfigError(
       'the ldap login type needs TIMETRACK_LDAP_URL and TIMETRACK_LDAP_SEARCH_BASE (or --ldap-url, --ldap-search-base)',
+    );
+  }
+  if (config.ldap.startTls && /^ldaps:/i.test(config.ldap.url ?? '')) {
+    throw new ConfigError(
+      'TIMETRACK_LDAP_STARTTLS is for ldap:// URLs; an ldaps:// URL is encrypted already',
     );
   }
   return Object.freeze(config);

@@ -34,6 +34,7 @@ describe('settings', () => {
         bindPassword: undefined,
         usernameAttribute: 'uid',
         autoCreate: false,
+        startTls: false,
       },
       adminUsername: 'admin',
       adminPassword: undefined,
@@ -152,6 +153,23 @@ describe('settings', () => {
     );
     assert.deepEqual(config.authModules, ['ldap', 'password']);
     assert.equal(config.ldap.autoCreate, true);
+  });
+
+  it('refuses StartTLS on an ldaps:// URL, which is encrypted already', () => {
+    assert.throws(
+      () =>
+        loadConfig(
+          {},
+          {
+            TIMETRACK_LDAP_URL: 'ldaps://ldap.example.org',
+            TIMETRACK_LDAP_STARTTLS: 'true',
+          },
+        ),
+      {
+        message:
+          'TIMETRACK_LDAP_STARTTLS is for ldap:// URLs; an ldaps:// URL is encrypted already',
+      },
+    );
   });
 });
 

@@ -222,6 +222,33 @@ describe('LDAP login', { skip }, () => {
     }
   });
 
+  it('upgrades ldap:// with StartTLS and logs in once the CA is trusted', {
+    skip: skipTls,
+  }, async () => {
+    assert.ok(slapd.caFile, 'slapd has a certificate');
+    const starttls = env({ TIMETRACK_LDAP_STARTTLS: 'true', TIMETRACK_LDAP_AUTO_CREATE: 'true' });
+    const untrusting = await startTestServer({ env: starttls });
+    try {
+      const res = await login(untrusting, 'alice', PEOPLE.alice.password);
+      assert.deepEqual(res.body, failure(DIRECTORY_UNREACHABLE), 'untrusted certificate');
+    } finally {
+      await untrusting.close();
+    }
+    const serve = await startServe(join(server.dir, 'starttls.db'), {
+      ...starttls,
+      TIMETRACK_ADMIN_PASSWORD: ADMIN.password,
+      NODE_EXTRA_CA_CERTS: slapd.caFile,
+    });
+    try {
+      const res = await login(serve, 'alice', PEOPLE.alice.password);
+      assert.equal(res.status, 200, res.text);
+      const wrong = await login(serve, 'alice', 'not her password');
+      assert.equal(wrong.status, 401, wrong.text);
+    } finally {
+      await serve.stop();
+    }
+  });
+
   it('gives up on a directory that stops answering after 5 s and keeps serving', async () => {
     slapd.pause();
     try {

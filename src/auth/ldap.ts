@@ -106,6 +106,12 @@ async function verifyInDirectory(
   try {
     let entries: Entry[];
     try {
+      // Before any bind, so that no password crosses the network in the clear. The
+      // certificate is checked against the URL's host (tls would assume localhost).
+      if (ldap.startTls) {
+        const host = new URL(ldap.url).hostname.replace(/^\[|\]$/g, '');
+        await client.startTLS({ secureContext: trustedCertificates(), host });
+      }
       if (ldap.bindDn) await client.bind(ldap.bindDn, ldap.bindPassword ?? '');
       ({ searchEntries: entries } = await client.search(ldap.searchBase, {
         scope: 'sub',
