@@ -24,11 +24,14 @@ const LIMITS: Record<RowId, string> = {
     'heavier in SQLite and the response larger.',
   month:
     "One user's month in this data set is ~550 entries (1,000,000 entries / 50 users / 36 " +
-    'months), a ~170 KB response. SQLite finds them through `times_user_date`, then runs three ' +
-    'correlated subqueries per row (user name, project slugs, activity slugs, the last two ' +
-    'with a temporary B-tree for their ORDER BY) and sorts the month by last change; the ' +
-    'server then maps and serialises every row. All of it is CPU on the one event-loop ' +
-    'thread, so at 10 connections p99 ≈ 10 × the service time of one month.',
+    'months), a ~170 KB response. SQLite finds them through `times_user_date` and writes ' +
+    "each entry's JSON itself (`json_object`, with the user name, the project slugs and the " +
+    'activity slugs as correlated subqueries and the dates by `date()`), then sorts the ' +
+    "month by last change; the server joins the rows' texts into one response with a " +
+    '`Content-Length` — no `count(*)`, since a list that ends within its first 1,000 rows ' +
+    'counts itself. The in-process column is the same statement without HTTP: the server ' +
+    'is within a few % of it, so the month is bound by SQLite. All of it is CPU on the one ' +
+    'event-loop thread, so at 10 connections p99 ≈ 10 × the service time of one month.',
   create:
     'Every create is one `BEGIN IMMEDIATE` write transaction: owner, project, activities and ' +
     'membership lookups, the INSERTs (five indexes on `times`, one on `time_activities`), the ' +
@@ -46,9 +49,9 @@ const LIMITS: Record<RowId, string> = {
     'what remains is CPU starvation, not blocking.',
   whole:
     'The list is streamed from a read-only connection in 64 KB chunks, waiting for the socket ' +
-    'to drain, so memory stays flat whatever the size. The first byte waits for the `count(*)` ' +
-    'behind `X-Total-Count` and the first chunk of rows; the total is bound by the same ' +
-    'per-row mapping and JSON as the month row (the in-process column is that loop alone).',
+    'to drain, so memory stays flat whatever the size. The first byte waits for the first ' +
+    '1,000 rows and the `count(*)` behind `X-Total-Count`; the total is bound by the same ' +
+    'SQLite-written JSON per row as the month row (the in-process column is that loop alone).',
 };
 
 /** How a miss could be closed, row by row. */
@@ -66,15 +69,16 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'Closing the gap: as for 1a; in addition the users map could be kept as a denormalised ' +
     'JSON column updated with the map, instead of `json_group_object` on every read.',
   month:
-    'Closing the gap: ~550 rows per month is the arithmetic of the SPEC data set, and the ' +
-    'cost scales with it: with ~55 entries per person-month (the 100,000-entry set) the same ' +
-    'row gave p50 ~8 ms and p99 ~20 ms on this busy machine, with ~5 (10,000 entries) p99 ' +
-    '~8–10 ms. For this data set: a bigger SQLite page cache (see Hot spots: 7.7 → 5.5 ms ' +
-    'per month in-process), the project slugs and activity slugs from a small cache or ' +
-    'denormalised per entry instead of two subqueries with temporary B-trees per row, and ' +
-    'list queries served from a second thread (a worker with its own read-only connection) ' +
-    'so that two months are answered at once on two cores. Even then p99 at 10 concurrent ' +
-    'months needs one month in ~1.5 ms of CPU, below what SQLite alone takes here.',
+    'Closing the gap: p99 < 15 ms at 10 connections on one event loop means a month in ' +
+    '~1.5 ms, and ~550 rows per month is the arithmetic of the SPEC data set. Measured ' +
+    'in-process on months of ~320 rows: the statement takes ~2.0 ms; ~0.6 ms of it is ' +
+    'finding and sorting the rows (`times_user_date`, then the table), ~0.5 ms the activity ' +
+    'slugs, ~0.3 ms each the project slugs and the user name, the rest the JSON; with every ' +
+    'subquery replaced by a constant it still takes ~0.9 ms. So no denormalisation brings a ' +
+    '550-row month to 1.5 ms with HTTP on top. What would: list queries answered by a ' +
+    'worker thread with its own read-only connection, so that months are served on both ' +
+    'cores (on this machine the load generator shares them), at the cost of one more V8 ' +
+    'isolate in memory (see Memory).',
   create:
     'Closing the gap: the write path is one transaction per request, so per-commit cost ' +
     'dominates (the in-process column is the same service call without HTTP); group ' +
@@ -87,9 +91,7 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'machine with more cores than concurrent logins.',
   whole:
     'Closing the gap: the stream itself is flat (see the RSS before and during it); the RSS ' +
-    'it starts from is what earlier rows left behind (see Memory below). For the first ' +
-    'byte: answer `X-Total-Count` from a cheaper source (the count scans 1 M rows), or send ' +
-    'it as a trailer.',
+    'it starts from is what earlier rows left behind (see Memory below).',
 };
 
 function rowParagraph(row: Row): string[] {
@@ -159,32 +161,34 @@ const HOT_SPOTS = [
   'data set (5 s runs): `GET /v0/projects/:slug` 1,018 → 3,201 req/s (p50 6.9 → 2.4 ms),',
   '`GET /v0/times/:uuid` 988 → 2,740 req/s (p50 6.8 → 2.2 ms).',
   '',
+  '**Fixed — the JSON of listed times** (src/times/store.ts). A profile of the month row',
+  "showed 69 % of the server's busy time in stepping the list statement and ~8 % in",
+  '`formatDate` and the row → object mapping, then `JSON.stringify` of every entry. SQLite',
+  "now writes each entry's JSON (`json_object`, dates by `date()`), and a listed entry is",
+  'one text column joined into the response: no JavaScript object per row. In-process, a',
+  '~320-row month with the JSON went from 5.1 to 2.4 ms. Through HTTP (10 s runs, same',
+  'machine): the month row 148 → 250 req/s (p50 60 → 35 ms, p99 131 → 81 ms), the whole',
+  'list 9.1 → 5.3 s (119,000 → 187,000 rows/s). Single entries (GET, POST answers) use',
+  'the same SQL, so there is one way a time becomes JSON.',
+  '',
+  '**Fixed — `count(*)` for short lists** (src/http/list.ts). `X-Total-Count` came from a',
+  '`count(*)` over the same filters before the first row (~0.4 ms on a month). The first',
+  '1,000 rows are now read first; a list that ends within them knows its total, gives its',
+  'read connection back before writing to the socket (so 10 concurrent months no longer',
+  'hold 10 connections and their page caches), and goes out in one piece with a',
+  '`Content-Length`. Longer lists are counted in the same snapshot and streamed on.',
+  '',
   "**Left — SQLite page cache.** Connections keep SQLite's default 2 MB page cache; every",
   "other page read is a `pread` from the OS cache. One user's month (count + page",
-  'statements) took 7.7 ms with the default and 5.5 ms with `PRAGMA cache_size = -65536`',
+  'statements, before the JSON change) took 7.7 ms with the default and 5.5 ms with `PRAGMA cache_size = -65536`',
   '(64 MB) on each connection; creates in-process rose from ~1,000 to ~1,800/s. One line in',
   '`openDatabase` (src/db/open.ts); the cost is memory (bounded by the pool size).',
-  '',
-  '**Left — the list query itself.** In a profile of the month row (1 M entries), 69 % of',
-  "the server's busy time is `streamList` stepping the list statement (SQLite's time is",
-  'counted in the JS frame that calls it), `formatDate` 5 %, `toTimeJson` 3 %, socket',
-  'writes 6 %: the month is bound by SQLite, not by JSON or HTTP.',
-  '',
-  '**Left — slug subqueries per listed time** (src/times/store.ts). Each row of a list runs',
-  '`json_group_array(… ORDER BY …)` for the project slugs and for the activity slugs, each',
-  'with a temporary B-tree. Without the project-slugs subquery a month page took 4.8 instead',
-  "of 8.4 ms. The 200 projects' slug arrays could be looked up from a small cache keyed by",
-  'project id (invalidated on project writes), or the ORDER BY moved into an inner subquery.',
   '',
   '**Left — one transaction per write.** In-process, `times.create` spends half its time',
   'in BEGIN IMMEDIATE / COMMIT (WAL page writes of six indexes, checkpoints every ~1,000',
   'pages): ~1,000–1,800 creates/s even without HTTP on this machine, below the 2,000/s target',
   'before any request handling. Grouping concurrent writes into one transaction (a write',
   'queue flushed every few ms) is the change that would move this row.',
-  '',
-  '**Left — `count(*)` before the first byte** (src/http/list.ts). `X-Total-Count` is',
-  'computed before the first row is sent; on 1 M rows that scan is most of the time to first',
-  'byte of the whole list (~0.3–0.7 s here).',
   '',
 ];
 
@@ -216,12 +220,18 @@ export function explain(r: BenchReport): string[] {
         .slice(0, 3)
         .map((row) => `${ROW_NAMES[row.id]} (${fmt(row.rssMb)} MB)`)
         .join(', ')}. ` +
-      'Memory grows with the responses in flight at once (10 month lists of ' +
-      '~170 KB, each streamed from its own read-only connection with its own page cache) and ' +
-      'the login storm (each bcrypt worker thread is a V8 isolate of its own). Neither ' +
-      "V8's young generation (`--max-semi-space-size=2`) nor glibc arenas " +
-      '(`MALLOC_ARENA_MAX=2`) moved the peak by more than a few MB when tried; the next step ' +
-      'is a heap snapshot under the month load, and capping the reader pool.',
+      'Memory grows with the work in flight, not with the data (the whole-list stream is ' +
+      'flat). Sampling `process.memoryUsage()` every 0.5 s in a server run from the sources ' +
+      "under rows 1a and 2 showed V8's heap between 6 and 55 MB while anonymous memory rose " +
+      "from 64 to 110–145 MB: under a high allocation rate V8's young generation grows its " +
+      'semi-spaces, and their pages and what glibc has freed stay resident. ' +
+      '`NODE_OPTIONS=--max-semi-space-size=1` (the executable honours `NODE_OPTIONS`) caps ' +
+      'that: a full run with it on this machine (2026-11-23, commit 473ca92, while it was ' +
+      'busier: load 1.5–2.0) peaked at 134 MB, no row above 134 MB, and earlier back-to-back ' +
+      'runs of rows 1a and 2 showed no loss of req/s from it (6,094 vs 5,891 and 209 vs 188 ' +
+      'req/s, with vs without). `MALLOC_ARENA_MAX=1` saved ~9 MB on row 1a. A Node 20 single ' +
+      'executable cannot carry V8 flags of its own (the SEA config has `execArgv` only in ' +
+      'later Node releases), so here it is the operator’s setting (README, Benchmarks).',
     '',
     ...HOT_SPOTS,
     ...(r.profile ? ['## CPU profile', '', ...profileLines(r.profile), ''] : []),
