@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/open';
 import { NO_ROLE, type ProjectRole } from '../policy';
+import { usernameSql } from '../users/store';
 import type { ProjectRow } from './json';
 
 export { type ProjectRow, toProjectJson } from './json';
@@ -29,14 +30,13 @@ export const projectSlugsSql = (projectId: string) =>
   `(SELECT json_group_array(s.slug ORDER BY s.position) FROM project_slugs s
     WHERE s.project_id = ${projectId})`;
 
-const usernameOf = (userId: string) => `(SELECT username FROM users WHERE id = ${userId})`;
 /** A deleted default activity released its slug, so it shows as null. */
 const activitySlugOf = (activityId: string) =>
   `(SELECT slug FROM activities WHERE id = ${activityId} AND deleted_at IS NULL)`;
 
 const COLUMNS = `p.id, p.uuid, p.revision, p.name, p.uri, p.owner_id, p.default_activity_id,
   p.created_at, p.updated_at, p.deleted_at,
-  ${usernameOf('p.owner_id')} AS owner,
+  ${usernameSql('p.owner_id')} AS owner,
   ${activitySlugOf('p.default_activity_id')} AS default_activity,
   ${projectSlugsSql('p.id')} AS slugs,
   (SELECT json_group_object(u.username, json_array(pu.member, pu.spectator, pu.manager)
@@ -45,7 +45,7 @@ const COLUMNS = `p.id, p.uuid, p.revision, p.name, p.uri, p.owner_id, p.default_
 
 /** Every earlier revision of `p` as one JSON array, newest first (no N+1 in lists). */
 const PARENTS = `(SELECT json_group_array(json_object('revision', r.revision, 'name', r.name,
-    'uri', r.uri, 'owner', ${usernameOf('r.owner_id')},
+    'uri', r.uri, 'owner', ${usernameSql('r.owner_id')},
     'default_activity', ${activitySlugOf('r.default_activity_id')}, 'slugs', json(r.slugs),
     'created_at', r.created_at, 'updated_at', r.updated_at, 'deleted_at', r.deleted_at)
     ORDER BY r.revision DESC)

@@ -7,12 +7,11 @@ import { sqlDate } from '../dates';
 import type { Db } from '../db/open';
 import { JsonText } from '../json-text';
 import { projectSlugsSql as projectSlugs } from '../projects/store';
-
-const usernameOf = (userId: string) => `(SELECT username FROM users WHERE id = ${userId})`;
+import { usernameSql } from '../users/store';
 
 /** The fields of a time as the API shows them, of `t` (times) or `r` (time_revisions). */
 const timeJsonFields = (row: string, activitySlugs: string) => `'uuid', t.uuid,
-  'revision', ${row}.revision, 'duration', ${row}.duration, 'user', ${usernameOf(`${row}.user_id`)},
+  'revision', ${row}.revision, 'duration', ${row}.duration, 'user', ${usernameSql(`${row}.user_id`)},
   'project', json(${projectSlugs(`${row}.project_id`)}), 'activities', json(${activitySlugs}),
   'date_worked', ${row}.date_worked, 'issue_uri', ${row}.issue_uri, 'notes', ${row}.notes,
   'created_at', ${sqlDate(`${row}.created_at`)}, 'updated_at', ${sqlDate(`${row}.updated_at`)},
@@ -166,7 +165,7 @@ export type TimeStore = ReturnType<typeof createTimeStore>;
  * activity ids and the viewer's role in the time's project, in one indexed lookup.
  */
 export const timeByUuidSql = (withParents: boolean) =>
-  `SELECT t.id, t.uuid, t.user_id, ${usernameOf('t.user_id')} AS user, t.project_id,
+  `SELECT t.id, t.uuid, t.user_id, ${usernameSql('t.user_id')} AS user, t.project_id,
     ${projectSlugs('t.project_id')} AS project, t.duration, t.date_worked, t.issue_uri,
     t.notes, t.deleted_at,
     (SELECT json_group_array(activity_id ORDER BY activity_id) FROM time_activities

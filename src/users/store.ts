@@ -4,6 +4,9 @@ import type { Db } from '../db/open';
 import { changeDates } from '../db/revisions';
 import type { Actor } from '../policy';
 
+/** The username of a user id expression, for statements of other objects that show it. */
+export const usernameSql = (userId: string) => `(SELECT username FROM users WHERE id = ${userId})`;
+
 export interface UserRow {
   id: number;
   username: string;
