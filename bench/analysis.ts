@@ -166,10 +166,13 @@ const HOT_SPOTS = [
   '`formatDate` and the row → object mapping, then `JSON.stringify` of every entry. SQLite',
   "now writes each entry's JSON (`json_object`, dates by `date()`), and a listed entry is",
   'one text column joined into the response: no JavaScript object per row. In-process, a',
-  '~320-row month with the JSON went from 5.1 to 2.4 ms. Through HTTP (10 s runs, same',
-  'machine): the month row 148 → 250 req/s (p50 60 → 35 ms, p99 131 → 81 ms), the whole',
-  'list 9.1 → 5.3 s (119,000 → 187,000 rows/s). Single entries (GET, POST answers) use',
-  'the same SQL, so there is one way a time becomes JSON.',
+  '~320-row month with the JSON went from 5.1 to 2.4 ms. Through HTTP, the full run of',
+  '12:30 UTC (commit 1b7fee1) against a run of these rows at 13:00 UTC (commit 84fcb73),',
+  'the bare server at ~42,800 req/s in both: the month row 148 → 250 req/s (p50 60 → 35',
+  'ms, p99 131 → 81 ms), the whole list 9.1 → 5.3 s (119,000 → 187,000 rows/s). The table',
+  'above comes from a later hour in which the shared host ran ~40 % slower (bare server',
+  '~22,000–28,000 req/s): compare its ratios, not its absolute figures. Single entries',
+  '(GET, POST answers) use the same SQL, so there is one way a time becomes JSON.',
   '',
   '**Fixed — `count(*)` for short lists** (src/http/list.ts). `X-Total-Count` came from a',
   '`count(*)` over the same filters before the first row (~0.4 ms on a month). The first',
@@ -226,7 +229,7 @@ export function explain(r: BenchReport): string[] {
       "from 64 to 110–145 MB: under a high allocation rate V8's young generation grows its " +
       'semi-spaces, and their pages and what glibc has freed stay resident. ' +
       '`NODE_OPTIONS=--max-semi-space-size=1` (the executable honours `NODE_OPTIONS`) caps ' +
-      'that: a full run with it on this machine (2026-11-23, commit 473ca92, while it was ' +
+      'that: a full run with it on this machine (2026-11-23, commit e5ce3e7, while it was ' +
       'busier: load 1.5–2.0) peaked at 134 MB, no row above 134 MB, and earlier back-to-back ' +
       'runs of rows 1a and 2 showed no loss of req/s from it (6,094 vs 5,891 and 209 vs 188 ' +
       'req/s, with vs without). `MALLOC_ARENA_MAX=1` saved ~9 MB on row 1a. A Node 20 single ' +
