@@ -105,14 +105,12 @@ function probes(app: App, s: Sidecar, sc: Scenarios): Partial<Record<RowId, Prob
     const query = new URLSearchParams({ user: m.user, start: m.start, end: m.end });
     const q = timeListQuery(timeListFilters(actor(m.user), query, app));
     return {
-      count: app.db.prepare(q.countSql).pluck(),
       page: app.db.prepare(q.pageSql),
       params: q.params,
     };
   });
   const oneMonth = () => {
     const m = rng.pick(months);
-    m.count.get(...m.params);
     return m.page.all(...m.params, -1, 0) as TimeRow[];
   };
 
@@ -134,7 +132,7 @@ function probes(app: App, s: Sidecar, sc: Scenarios): Partial<Record<RowId, Prob
     project,
     storm: project,
     month: {
-      what: 'the count and page statements of GET /times for one user-month',
+      what: 'the page statement of GET /times for one user-month (a month is not counted)',
       op: oneMonth,
       withJson: () =>
         `[${oneMonth()
