@@ -149,8 +149,10 @@ export function createTimeService({ db, times, projects, activities, users }: Ti
           (changesUser || projectId !== current.project_id) &&
           !mayOwnTimeIn(projects.roleOf(projectId, ownerId))
         ) {
-          const who = owner?.username ?? current.user;
-          const slug = fields.project ?? (JSON.parse(current.project) as string[])[0];
+          // The names as the time shows them now (its JSON), only for this message.
+          const shown = JSON.parse(current.json) as { user: string; project: string[] };
+          const who = owner?.username ?? shown.user;
+          const slug = fields.project ?? shown.project[0];
           throw authorizationFailure(
             actor.username,
             `move time ${current.uuid} to ${who} in project ${slug}`,

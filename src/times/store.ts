@@ -50,11 +50,7 @@ export interface StoredTime extends TimeRow {
   id: number;
   uuid: string;
   user_id: number;
-  /** the owner's username */
-  user: string;
   project_id: number;
-  /** JSON array of the project's slugs */
-  project: string;
   duration: number;
   date_worked: string;
   issue_uri: string | null;
@@ -165,8 +161,7 @@ export type TimeStore = ReturnType<typeof createTimeStore>;
  * activity ids and the viewer's role in the time's project, in one indexed lookup.
  */
 export const timeByUuidSql = (withParents: boolean) =>
-  `SELECT t.id, t.uuid, t.user_id, ${usernameSql('t.user_id')} AS user, t.project_id,
-    ${projectSlugs('t.project_id')} AS project, t.duration, t.date_worked, t.issue_uri,
+  `SELECT t.id, t.uuid, t.user_id, t.project_id, t.duration, t.date_worked, t.issue_uri,
     t.notes, t.deleted_at,
     (SELECT json_group_array(activity_id ORDER BY activity_id) FROM time_activities
       WHERE time_id = t.id) AS activity_ids,
