@@ -1,10 +1,9 @@
 // Handlers of /v0/activities and /v0/activities/:slug.
 import { authenticate } from '../http/auth';
 import type { Ctx } from '../http/context';
-import { createHandler, removeHandler, updateHandler } from '../http/handlers';
+import { createHandler, getBySlugHandler, removeHandler, updateHandler } from '../http/handlers';
 import { sendList } from '../http/paged';
 import { booleanParam } from '../http/query';
-import { sendJson } from '../http/respond';
 import { slugFromPath } from '../identifiers';
 import { type ActivityRow, activityListQuery, toActivityJson } from './store';
 
@@ -21,14 +20,7 @@ export const activityHandlers = {
     await sendList<ActivityRow>(ctx, { ...activityListQuery(filters), toJson: toActivityJson });
   },
 
-  async get(ctx: Ctx) {
-    await authenticate(ctx);
-    const slug = slugInPath(ctx);
-    // A deleted activity released its slug: include_deleted cannot reach it by slug.
-    booleanParam(ctx.query, 'include_deleted');
-    const withParents = booleanParam(ctx.query, 'include_revisions');
-    sendJson(ctx.res, 200, ctx.app.activities.get(slug, withParents));
-  },
+  get: getBySlugHandler((app) => app.activities, slugInPath),
 
   create: createHandler((app) => app.activities),
   update: updateHandler((app) => app.activities, slugInPath),

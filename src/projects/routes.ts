@@ -1,10 +1,9 @@
 // Handlers of /v0/projects and /v0/projects/:slug.
 import { authenticate } from '../http/auth';
 import type { Ctx } from '../http/context';
-import { createHandler, removeHandler, updateHandler } from '../http/handlers';
+import { createHandler, getBySlugHandler, removeHandler, updateHandler } from '../http/handlers';
 import { sendList } from '../http/paged';
 import { booleanParam, listParam } from '../http/query';
-import { sendJson } from '../http/respond';
 import { isUsername, slugFromPath } from '../identifiers';
 import { type ProjectRow, toProjectJson } from './json';
 import { projectListQuery } from './store';
@@ -29,14 +28,7 @@ export const projectHandlers = {
     await sendList<ProjectRow>(ctx, { ...projectListQuery(filters), toJson: toProjectJson });
   },
 
-  async get(ctx: Ctx) {
-    await authenticate(ctx);
-    const slug = slugInPath(ctx);
-    // A deleted project released its slugs: include_deleted cannot reach it by slug.
-    booleanParam(ctx.query, 'include_deleted');
-    const withParents = booleanParam(ctx.query, 'include_revisions');
-    sendJson(ctx.res, 200, ctx.app.projects.get(slug, withParents));
-  },
+  get: getBySlugHandler((app) => app.projects, slugInPath),
 
   create: createHandler((app) => app.projects),
   update: updateHandler((app) => app.projects, slugInPath),
