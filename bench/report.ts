@@ -59,6 +59,15 @@ export const ROW_NAMES: Record<RowId, string> = {
 
 export const RSS_LIMIT_MB = 150;
 
+/** A target of the form "p99 < N ms". */
+function p99Under(limitMs: number, p99 = Number.POSITIVE_INFINITY, target: string) {
+  return {
+    target,
+    met: p99 < limitMs,
+    miss: `p99 ${fmt(p99)} ms is ${fmt(p99 - limitMs)} ms over ${limitMs} ms`,
+  };
+}
+
 /** Each row's SPEC §9 target and whether it is met (undefined: no target). */
 export function verdict(row: Row): { target: string; met: boolean | undefined; miss?: string } {
   const o = row.ours;
@@ -77,14 +86,8 @@ export function verdict(row: Row): { target: string; met: boolean | undefined; m
         miss: misses.join('; '),
       };
     }
-    case 'month': {
-      const p99 = o?.p99 ?? Number.POSITIVE_INFINITY;
-      return {
-        target: 'p99 < 15 ms',
-        met: p99 < 15,
-        miss: `p99 ${fmt(p99)} ms is ${fmt(p99 - 15)} ms over 15 ms`,
-      };
-    }
+    case 'month':
+      return p99Under(15, o?.p99, 'p99 < 15 ms');
     case 'create': {
       const rps = o?.rps ?? 0;
       return {
@@ -95,14 +98,8 @@ export function verdict(row: Row): { target: string; met: boolean | undefined; m
     }
     case 'update':
       return { target: '— (none)', met: undefined };
-    case 'storm': {
-      const p99 = o?.p99 ?? Number.POSITIVE_INFINITY;
-      return {
-        target: 'reads p99 < 50 ms',
-        met: p99 < 50,
-        miss: `p99 ${fmt(p99)} ms is ${fmt(p99 - 50)} ms over 50 ms`,
-      };
-    }
+    case 'storm':
+      return p99Under(50, o?.p99, 'reads p99 < 50 ms');
     case 'whole': {
       const s = row.stream;
       const first = s?.firstByteMs ?? Number.POSITIVE_INFINITY;
