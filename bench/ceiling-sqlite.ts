@@ -11,9 +11,11 @@ import { createReaderPool } from '../src/db/readers';
 import { toJsonText } from '../src/json-text';
 import { createLogger } from '../src/log';
 import type { Actor } from '../src/policy';
-import { toProjectJson } from '../src/projects/store';
-import { timeListFilters } from '../src/times/filters';
-import { type TimeRow, timeJsonText, timeListQuery } from '../src/times/store';
+import { toProjectJson } from '../src/projects/json';
+import { createProjectStore } from '../src/projects/store';
+import { type TimeRow, timeJsonText } from '../src/times/json';
+import { createTimeStore } from '../src/times/store';
+import { createUserStore } from '../src/users/store';
 import type { Sidecar } from './generate';
 import { createRng } from './prng';
 import type { RowId } from './report';
@@ -61,8 +63,13 @@ export function openInProcess(file: string, s: Sidecar, sc: Scenarios) {
     passwords,
     secretKey: 'x'.repeat(32),
   });
+  const stores = {
+    users: createUserStore(db, readers),
+    projects: createProjectStore(db, readers),
+    times: createTimeStore(db, readers),
+  };
   return {
-    probes: probes(app, s, sc),
+    probes: probes(app, stores, s, sc),
     /** Every row of the whole-list statement once, with the JSON mapping (rows/s). */
     wholeList: (): InProcess => wholeList(app, s),
     close() {
@@ -73,45 +80,60 @@ export function openInProcess(file: string, s: Sidecar, sc: Scenarios) {
   };
 }
 
+/** The stores the server's services use, for probes of their statements alone. */
+interface Stores {
+  users: ReturnType<typeof createUserStore>;
+  projects: ReturnType<typeof createProjectStore>;
+  times: ReturnType<typeof createTimeStore>;
+}
+
 function actorCache(app: App) {
   const actors = new Map<string, Actor>();
   return (username: string) => {
     let a = actors.get(username);
     if (!a) {
-      a = app.userStore.findActor(username) as Actor;
+      a = app.users.findActor(username) as Actor;
       actors.set(username, a);
     }
     return a;
   };
 }
 
-function probes(app: App, s: Sidecar, sc: Scenarios): Partial<Record<RowId, Probe>> {
+function probes(
+  app: App,
+  stores: Stores,
+  s: Sidecar,
+  sc: Scenarios,
+): Partial<Record<RowId, Probe>> {
   const rng = createRng(7);
   const actor = actorCache(app);
 
   const times = s.timeSamples.map((t) => ({ uuid: t.uuid, viewer: actor(t.user).id }));
   const oneTime = () => {
     const t = rng.pick(times);
-    return app.timeStore.findByUuid(t.uuid, t.viewer);
+    return stores.times.findByUuid(t.uuid, t.viewer);
   };
-  const oneProject = () => app.projectStore.findBySlug(rng.pick(s.projectSlugs));
+  const oneProject = () => stores.projects.findBySlug(rng.pick(s.projectSlugs));
   const project: Probe = {
     what: 'projectStore.findBySlug (one statement)',
     op: oneProject,
     withJson: () => JSON.stringify(toProjectJson(oneProject() as never)),
   };
 
-  const months = s.userMonths.map((m) => {
-    const query = new URLSearchParams({ user: m.user, start: m.start, end: m.end });
-    const q = timeListQuery(timeListFilters(actor(m.user), query, app));
-    return {
-      page: app.db.prepare(q.pageSql),
-      params: q.params,
-    };
-  });
+  // What the server runs for GET /times?user&start&end: the service's listing, read whole
+  // in its own snapshot (a month is not counted).
+  const months = s.userMonths.map((m) => ({
+    actor: actor(m.user),
+    query: new URLSearchParams({ user: m.user, start: m.start, end: m.end }),
+  }));
   const oneMonth = () => {
     const m = rng.pick(months);
-    return m.page.all(...m.params, -1, 0) as TimeRow[];
+    const rows = app.times.list(m.actor, m.query).open();
+    try {
+      return rows.read(-1, 0);
+    } finally {
+      rows.close();
+    }
   };
 
   const parse = (body: string | undefined) =>
@@ -132,12 +154,9 @@ function probes(app: App, s: Sidecar, sc: Scenarios): Partial<Record<RowId, Prob
     project,
     storm: project,
     month: {
-      what: 'the page statement of GET /times for one user-month (a month is not counted)',
+      what: 'the listing of GET /times for one user-month, read in its snapshot (not counted)',
       op: oneMonth,
-      withJson: () =>
-        `[${oneMonth()
-          .map((row) => toJsonText(timeJsonText(row)))
-          .join(',')}]`,
+      withJson: () => `[${oneMonth().join(',')}]`,
     },
     create: {
       what: 'times.create (validation, one write transaction, read-back)',
@@ -157,15 +176,16 @@ function probes(app: App, s: Sidecar, sc: Scenarios): Partial<Record<RowId, Prob
 }
 
 function wholeList(app: App, s: Sidecar): InProcess {
-  const all = timeListQuery(timeListFilters(actorCache(app)(s.admin), new URLSearchParams(), app));
+  const rows = app.times.list(actorCache(app)(s.admin), new URLSearchParams()).open();
   const started = performance.now();
-  let rows = 0;
-  for (const row of app.db.prepare(all.pageSql).iterate(...all.params, -1, 0)) {
-    toJsonText(timeJsonText(row as TimeRow));
-    rows++;
+  let count = 0;
+  try {
+    for (const _text of rows.iterate(-1, 0)) count++;
+  } finally {
+    rows.close();
   }
   return {
     what: 'iterating the whole-list statement with the JSON mapping (rows/s)',
-    opsPerSec: rows / ((performance.now() - started) / 1000),
+    opsPerSec: count / ((performance.now() - started) / 1000),
   };
 }

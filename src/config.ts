@@ -2,7 +2,7 @@
 // parser. Flags override the environment, which overrides defaults (SPEC §8). The same
 // table generates the yargs options (so `--help` lists everything) and the README table.
 import { readFileSync } from 'node:fs';
-import { isUsername, RESERVED_USERNAMES } from './identifiers';
+import { isNewUsername } from './identifiers';
 import { LOG_LEVELS, type LogLevel } from './log';
 
 export type AuthModule = 'password' | 'ldap';
@@ -289,7 +289,7 @@ function parseAuthModules(value: string): AuthModule[] {
 
 /** The first admin is created from this name, so it must be a valid username (SPEC §1). */
 function parseAdminUsername(value: string): string {
-  if (!isUsername(value) || RESERVED_USERNAMES.includes(value.toLowerCase())) {
+  if (!isNewUsername(value)) {
     throw new ConfigError(
       `TIMETRACK_ADMIN_USERNAME must be a valid username (1-64 of A-Z a-z 0-9 - . _ ~), not '${value}'`,
     );

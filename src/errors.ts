@@ -44,6 +44,12 @@ export const unknownField = (object: string, field: string) =>
   badObject(`${object} does not have a ${field} field`);
 export const missingField = (object: string, field: string) =>
   badObject(`The ${object} is missing a ${field}`);
+/** The JSON type of a value, as Bad Object texts name it. */
+export function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'object' ? 'object' : typeof value;
+}
 export const wrongType = (object: string, field: string, expected: string, received: string) =>
   badObject(`Field ${field} of ${object} should be ${expected} but was sent as ${received}`);
 // 5

@@ -13,6 +13,10 @@ export const isUuid = (s: string): boolean => UUID.test(s);
 /** `org-roles` is a path under /users, so it can never be a username. */
 export const RESERVED_USERNAMES: readonly string[] = ['org-roles'];
 
+/** The rule for a new account's username: the username shape, and not reserved. */
+export const isNewUsername = (s: string): boolean =>
+  isUsername(s) && !RESERVED_USERNAMES.includes(s.toLowerCase());
+
 function decodeSegment(raw: string): string {
   try {
     return decodeURIComponent(raw);

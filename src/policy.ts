@@ -1,6 +1,8 @@
 // Who may do what (SPEC §3), as pure functions of the actor and the facts about the
-// target. Services ask these and throw kind 9 with the action text below; nothing else
-// in the code decides permissions. Tested as a table in test/policy.test.ts.
+// target, and `authorize`, which services call: it decides with those functions and
+// throws kind 9 with the refusal text written here. Nothing else in the code decides
+// permissions or words a refusal. Tested as a table in test/policy.test.ts.
+import { authorizationFailure } from './errors';
 
 export interface Actor {
   id: number;
@@ -76,6 +78,9 @@ export const canDeleteTime = (actor: Actor, ownerId: number): boolean =>
 // Users and org roles ------------------------------------------------------------------
 
 export const canCreateUsers = (actor: Actor): boolean => isSiteManager(actor);
+/** Updating a user at all: oneself, or anyone for site managers and admins (then per field). */
+export const canUpdateUser = (actor: Actor, targetId: number): boolean =>
+  targetId === actor.id || isSiteManager(actor);
 export const canDeleteUsers = (actor: Actor): boolean => actor.siteAdmin;
 export const canWriteOrgRoles = (actor: Actor): boolean => isSiteManager(actor);
 
@@ -110,4 +115,110 @@ export function canSetUserField(
   if (field === 'password') return targetId === undefined; // a new user's first password
   if (ADMIN_ONLY_FLAGS.includes(field)) return false;
   return field === 'site_spectator' || PROFILE.includes(field);
+}
+
+// The one door services go through --------------------------------------------------------
+
+/** What a service is about to do, with the facts the decision needs. */
+export type Deed =
+  | { do: 'create project' | 'create activity' | 'create org-role' | 'create user' }
+  | { do: 'update project' | 'delete project'; slug: string; role: ProjectRole }
+  | {
+      do: 'update activity' | 'delete activity' | 'update org-role' | 'delete org-role';
+      slug: string;
+    }
+  | { do: 'update user'; username: string; targetId: number }
+  | { do: 'delete user'; username: string }
+  /** targetId and username undefined: a user being created. */
+  | { do: 'set user field'; field: UserField; targetId?: number; username?: string }
+  | { do: 'view time'; uuid: string; ownerId: number; role: ProjectRole }
+  | {
+      do: 'create time';
+      owner: { id: number; username: string };
+      project: string;
+      ownerRole: ProjectRole;
+    }
+  | { do: 'update time'; uuid: string; ownerId: number; changesUser: boolean }
+  | { do: 'move time'; uuid: string; to: string; project: string; ownerRole: ProjectRole }
+  | { do: 'delete time'; uuid: string; ownerId: number };
+
+/** Whether the actor may do the deed. */
+export function permits(actor: Actor, deed: Deed): boolean {
+  switch (deed.do) {
+    case 'create project':
+      return canCreateProject(actor);
+    case 'update project':
+    case 'delete project':
+      return canManageProject(actor, deed.role);
+    case 'create activity':
+    case 'update activity':
+    case 'delete activity':
+      return canWriteActivities(actor);
+    case 'create org-role':
+    case 'update org-role':
+    case 'delete org-role':
+      return canWriteOrgRoles(actor);
+    case 'create user':
+      return canCreateUsers(actor);
+    case 'update user':
+      return canUpdateUser(actor, deed.targetId);
+    case 'delete user':
+      return canDeleteUsers(actor);
+    case 'set user field':
+      return canSetUserField(actor, deed.targetId, deed.field);
+    case 'view time':
+      return canViewTime(actor, { ownerId: deed.ownerId, role: deed.role });
+    case 'create time':
+      return canCreateTime(actor, deed.owner.id, deed.ownerRole);
+    case 'update time':
+      return canUpdateTime(actor, deed.ownerId, deed.changesUser);
+    case 'move time':
+      return mayOwnTimeIn(deed.ownerRole);
+    case 'delete time':
+      return canDeleteTime(actor, deed.ownerId);
+  }
+}
+
+const CREATE_TEXT = {
+  'create project': 'create projects',
+  'create activity': 'create activities',
+  'create org-role': 'create org-roles',
+  'create user': 'create users',
+} as const;
+
+/** The `<action>` of the kind 9 text `<caller> is not authorized to <action>` (SPEC §7). */
+function refusedAction(deed: Deed): string {
+  switch (deed.do) {
+    case 'create project':
+    case 'create activity':
+    case 'create org-role':
+    case 'create user':
+      return CREATE_TEXT[deed.do];
+    case 'update project':
+    case 'delete project':
+    case 'update activity':
+    case 'delete activity':
+    case 'update org-role':
+    case 'delete org-role':
+      return `${deed.do} ${deed.slug}`;
+    case 'update user':
+    case 'delete user':
+      return `${deed.do} ${deed.username}`;
+    case 'set user field':
+      return `set ${deed.field} of ${deed.username === undefined ? 'new users' : `user ${deed.username}`}`;
+    case 'view time':
+    case 'update time':
+    case 'delete time':
+      return `${deed.do} ${deed.uuid}`;
+    case 'create time':
+      // A member creating for someone else vs. anyone creating for a non-member.
+      return `create time entries for ${deed.owner.username}${mayOwnTimeIn(deed.ownerRole) ? '' : ` in project ${deed.project}`}`;
+    case 'move time':
+      return `move time ${deed.uuid} to ${deed.to} in project ${deed.project}`;
+  }
+}
+
+/** Throws kind 9 unless the actor may do the deed. */
+export function authorize(actor: Actor, deed: Deed): void {
+  if (!permits(actor, deed)) throw authorizationFailure(actor.username, refusedAction(deed));
 }

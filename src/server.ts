@@ -16,8 +16,9 @@ import type { Ctx, Handler } from './http/context';
 import { answerPreflight, applyCors } from './http/cors';
 import { sendError } from './http/respond';
 import { endpointMethodNotAllowed, endpointNotFound, type Router } from './http/router';
-import { createRouter as createRoutes } from './http/routes';
 import { createLogger, type Logger } from './log';
+import { createRouter } from './routes';
+import { createUserStore } from './users/store';
 
 /** How long slow clients may take; fixed for `serve`, shortened by tests. */
 export interface ServerTimeouts {
@@ -36,7 +37,7 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = {
 };
 
 export function createHttpServer(app: App, timeouts: ServerTimeouts = DEFAULT_TIMEOUTS): Server {
-  const router = createRoutes();
+  const router = createRouter(app);
   // Slow clients must not hold connections forever (slow-loris).
   const server = createServer(
     {
@@ -72,7 +73,7 @@ async function handle(
 ) {
   const started = performance.now();
   const url = requestUrl(req.url);
-  const ctx: Ctx = { req, res, url, query: url.searchParams, params: {}, app };
+  const ctx: Ctx = { req, res, url, query: url.searchParams, params: {} };
   try {
     applyCors(req, res, app.config.corsOrigins);
     if (req.method === 'OPTIONS') return answerPreflight(res);
@@ -104,7 +105,7 @@ async function handle(
       path: url.pathname,
       status: res.statusCode,
       ms: Math.round((performance.now() - started) * 10) / 10,
-      user: ctx.actor?.username ?? null,
+      user: ctx.caller ?? null,
     });
   }
 }
@@ -145,8 +146,12 @@ export async function startServer(
   const secretKey = config.secretKey ?? ensureSecretKey(db);
   const passwords = createPasswordHasher();
   const readers = createReaderPool(config.db);
+  const users = createUserStore(db, readers);
+  await ensureFirstAdmin(
+    { config, db, users, passwords },
+    options.announce ?? ((line) => process.stderr.write(`${line}\n`)),
+  );
   const app = createApp({ config, log, db, readers, passwords, secretKey });
-  await ensureFirstAdmin(app, options.announce ?? ((line) => process.stderr.write(`${line}\n`)));
   const server = createHttpServer(app, options.timeouts);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

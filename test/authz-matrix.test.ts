@@ -341,8 +341,8 @@ describe('authorization matrix (SPEC §3)', () => {
   }
 
   it('covers every endpoint of the router', async () => {
-    const { createRouter } = await import('../src/http/routes');
-    const endpoints = createRouter()
+    const { createRouter } = await import('../src/routes');
+    const endpoints = createRouter(server.running.app)
       .list()
       .filter((r) => r.pattern.startsWith('/v0/') && r.pattern !== '/v0/login')
       .map((r) => `${r.method} ${r.pattern}`);

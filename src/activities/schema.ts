@@ -1,7 +1,7 @@
 // Shapes of activity objects sent to POST /activities and POST /activities/:slug (SPEC §4.2).
 // Server-managed fields (uuid, revision, dates) are absent, so sending one is Bad Object.
 import * as v from 'valibot';
-import { requiredText, slug } from '../http/validate';
+import { requiredText, slug } from '../validate';
 
 export const createActivitySchema = v.strictObject({ name: requiredText(255), slug: slug() });
 

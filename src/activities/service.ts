@@ -1,73 +1,78 @@
-// Activities: written by site managers and admins, revisioned on update, soft deleted
-// (which releases the slug) unless a live time entry uses them (SPEC §3, §4.2, §5).
+// Activities: listed for everyone, written by site managers and admins, revisioned on
+// update, soft deleted (which releases the slug) unless a live time entry uses them
+// (SPEC §3, §4.2, §5).
 import { type Db, writeTransaction } from '../db/open';
-import { isUniqueViolation } from '../db/unique';
-import { authorizationFailure, notFound, requestFailure, slugsAlreadyExist } from '../errors';
-import { parseObject } from '../http/validate';
-import { type Actor, canWriteActivities } from '../policy';
+import { notFound, requestFailure, slugsAlreadyExist } from '../errors';
+import type { Listing } from '../http/list';
+import { booleanParam, bySlugParams, pagingParams } from '../http/query';
+import { type Actor, authorize } from '../policy';
+import { parseObject } from '../validate';
+import { type ActivityRow, toActivityJson } from './json';
 import { createActivitySchema, updateActivitySchema } from './schema';
-import { type ActivityRow, type ActivityStore, toActivityJson } from './store';
+import type { ActivityStore } from './store';
 
 export type ActivityService = ReturnType<typeof createActivityService>;
 
-export function createActivityService(db: Db, activities: ActivityStore) {
+export function createActivityService(deps: {
+  db: Db;
+  activities: ActivityStore;
+  defaultLimit: number;
+}) {
+  const { db, activities } = deps;
   const find = (slug: string, withParents = false): ActivityRow => {
     const row = activities.findBySlug(slug, withParents);
     if (!row) throw notFound('activity');
     return row;
   };
-  const assertCanWrite = (actor: Actor, action: string) => {
-    if (!canWriteActivities(actor)) throw authorizationFailure(actor.username, action);
-  };
-  /** Checked inside the write transaction; the unique index catches other processes. */
   const assertSlugFree = (slug: string, self?: number) => {
     const holder = activities.idOf(slug);
     if (holder !== undefined && holder !== self) throw slugsAlreadyExist([slug]);
   };
-  const write = <T>(slug: string, fn: () => T): T => {
-    try {
-      return writeTransaction(db, fn);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw slugsAlreadyExist([slug]);
-      throw err;
-    }
-  };
 
   return {
-    get: (slug: string, withParents: boolean) => toActivityJson(find(slug, withParents)),
+    list(query: URLSearchParams): Listing {
+      const filters = {
+        includeDeleted: booleanParam(query, 'include_deleted'),
+        includeRevisions: booleanParam(query, 'include_revisions'),
+      };
+      return {
+        paging: pagingParams(query, deps.defaultLimit),
+        open: () => activities.openList(filters),
+      };
+    },
 
-    create(actor: Actor, input: unknown) {
-      const fields = parseObject(createActivitySchema, input, 'activity');
-      assertCanWrite(actor, 'create activities');
-      return write(fields.slug, () => {
+    get: (slug: string, query: URLSearchParams) =>
+      toActivityJson(find(slug, bySlugParams(query).withParents)),
+
+    /** The id of the live activity with that slug, if any. */
+    idOf: (slug: string) => activities.idOf(slug),
+
+    create: (actor: Actor, input: unknown) =>
+      writeTransaction(db, () => {
+        const fields = parseObject(createActivitySchema, input, 'activity');
+        authorize(actor, { do: 'create activity' });
         assertSlugFree(fields.slug);
         activities.insert(fields.name, fields.slug, Date.now(), actor.id);
         return toActivityJson(find(fields.slug));
-      });
-    },
+      }),
 
-    update(actor: Actor, slug: string, input: unknown) {
-      const current = find(slug);
-      const fields = parseObject(updateActivitySchema, input, 'activity');
-      assertCanWrite(actor, `update activity ${current.slug}`);
-      const nextSlug = fields.slug ?? current.slug;
-      return write(nextSlug, () => {
-        // Re-read under the write lock: a concurrent update or delete may have won.
-        const latest = find(current.slug);
-        assertSlugFree(nextSlug, latest.id);
-        const name = fields.name ?? latest.name;
-        activities.revise(latest.id, name, nextSlug, Date.now(), actor.id);
-        return toActivityJson(find(nextSlug));
-      });
-    },
-
-    remove(actor: Actor, slug: string) {
-      const current = find(slug);
-      assertCanWrite(actor, `delete activity ${current.slug}`);
+    update: (actor: Actor, slug: string, input: unknown) =>
       writeTransaction(db, () => {
+        const current = find(slug);
+        const fields = parseObject(updateActivitySchema, input, 'activity');
+        authorize(actor, { do: 'update activity', slug: current.slug });
+        const nextSlug = fields.slug ?? current.slug;
+        assertSlugFree(nextSlug, current.id);
+        activities.revise(current.id, fields.name ?? current.name, nextSlug, Date.now(), actor.id);
+        return toActivityJson(find(nextSlug));
+      }),
+
+    remove: (actor: Actor, slug: string) =>
+      writeTransaction(db, () => {
+        const current = find(slug);
+        authorize(actor, { do: 'delete activity', slug: current.slug });
         if (activities.isUsedByLiveTime(current.id)) throw requestFailure('activity');
-        if (!activities.softDelete(current.id, Date.now())) throw notFound('activity');
-      });
-    },
+        activities.softDelete(current.id, Date.now());
+      }),
   };
 }

@@ -1,36 +1,27 @@
 // SQL of activities: the current row in `activities`, earlier revisions in
-// `activity_revisions` (SPEC §5). Rows are mapped to API objects here and nowhere else.
+// `activity_revisions` (SPEC §5).
 import { randomUUID } from 'node:crypto';
+import { readList } from '../db/list-reader';
 import type { Db } from '../db/open';
-import { type ChangeTimes, changeDates, withParents } from '../db/revisions';
+import type { ReaderPool } from '../db/readers';
+import { columnsSql, jsonObjectSql } from '../db/sql-json';
+import { ACTIVITY_REVISION_SQL, type ActivityRow, activityText } from './json';
 
-export interface ActivityRow {
-  id: number;
-  uuid: string;
-  revision: number;
-  name: string;
-  slug: string;
-  created_at: number;
-  updated_at: number | null;
-  deleted_at: number | null;
-  /** JSON array of earlier revisions, newest first; only when revisions were asked for. */
-  parents?: string;
-}
-
-/** The fields an activity shows, of its current row or of one of its revisions. */
-interface ActivityRevision extends ChangeTimes {
-  revision: number;
-  name: string;
-  slug: string;
-}
-
-const COLUMNS =
-  'a.id, a.uuid, a.revision, a.name, a.slug, a.created_at, a.updated_at, a.deleted_at';
+/** Each column of an ActivityRow (but its parents), typed so none can be forgotten. */
+const COLUMNS = columnsSql<Omit<ActivityRow, 'parents'>>({
+  id: 'a.id',
+  uuid: 'a.uuid',
+  revision: 'a.revision',
+  name: 'a.name',
+  slug: 'a.slug',
+  created_at: 'a.created_at',
+  updated_at: 'a.updated_at',
+  deleted_at: 'a.deleted_at',
+});
 
 /** Every earlier revision of `a` as one JSON array, newest first (no N+1 in lists). */
-const PARENTS = `(SELECT json_group_array(json_object('revision', r.revision, 'name', r.name,
-    'slug', r.slug, 'created_at', r.created_at, 'updated_at', r.updated_at,
-    'deleted_at', r.deleted_at) ORDER BY r.revision DESC)
+const PARENTS = `(SELECT json_group_array(${jsonObjectSql(ACTIVITY_REVISION_SQL)}
+    ORDER BY r.revision DESC)
   FROM activity_revisions r WHERE r.activity_id = a.id) AS parents`;
 
 const columns = (withParents: boolean) => (withParents ? `${COLUMNS}, ${PARENTS}` : COLUMNS);
@@ -44,7 +35,7 @@ export interface ActivityListFilters {
 }
 
 /** The list query of GET /activities. */
-export function activityListQuery(filters: ActivityListFilters) {
+function activityListQuery(filters: ActivityListFilters) {
   const clause = filters.includeDeleted ? '' : 'WHERE a.deleted_at IS NULL';
   return {
     countSql: `SELECT count(*) FROM activities a ${clause}`,
@@ -54,23 +45,9 @@ export function activityListQuery(filters: ActivityListFilters) {
   };
 }
 
-const activityJson = (uuid: string, a: ActivityRevision) => ({
-  name: a.name,
-  slug: a.slug,
-  uuid,
-  revision: a.revision,
-  ...changeDates(a),
-});
-
-export function toActivityJson(row: ActivityRow) {
-  return withParents(activityJson(row.uuid, row), row.parents, (p: ActivityRevision) =>
-    activityJson(row.uuid, p),
-  );
-}
-
 export type ActivityStore = ReturnType<typeof createActivityStore>;
 
-export function createActivityStore(db: Db) {
+export function createActivityStore(db: Db, readers: ReaderPool) {
   const liveBySlug = (withParents: boolean) =>
     db.prepare(
       `SELECT ${columns(withParents)} FROM activities a WHERE a.slug = ? AND a.deleted_at IS NULL`,
@@ -103,6 +80,10 @@ export function createActivityStore(db: Db) {
 
     /** The id of the live activity with that slug. */
     idOf: (slug: string) => liveIdsBySlug.get(slug) as number | undefined,
+
+    /** The list of GET /activities in a snapshot of its own. */
+    openList: (filters: ActivityListFilters) =>
+      readList(readers, activityListQuery(filters), activityText),
 
     insert(name: string, slug: string, now: number, changedBy: number): number {
       return Number(insert.run(randomUUID(), name, slug, now, changedBy).lastInsertRowid);

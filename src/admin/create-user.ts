@@ -1,9 +1,11 @@
 // `timetrack admin create-user` and `timetrack admin set-password` (SPEC §2.5, §8.1):
 // write straight into the database file, also while the server runs (WAL, busy_timeout).
 import { writeTransaction } from '../db/open';
-import { isEmail } from '../http/validate';
-import { isUsername, RESERVED_USERNAMES } from '../identifiers';
+import { createReaderPool } from '../db/readers';
+import { isNewUsername } from '../identifiers';
+import { registerUser } from '../users/register';
 import { createUserStore } from '../users/store';
+import { isEmail } from '../validate';
 import { CliError, hashPassword, openForCommand, readNewPassword } from './cli';
 
 export interface CreateUserOptions {
@@ -18,7 +20,7 @@ export interface CreateUserOptions {
 }
 
 export async function createUserCommand(opts: CreateUserOptions): Promise<string> {
-  if (!isUsername(opts.username) || RESERVED_USERNAMES.includes(opts.username.toLowerCase())) {
+  if (!isNewUsername(opts.username)) {
     throw new CliError(`'${opts.username}' is not a valid username (1-64 of A-Z a-z 0-9 - . _ ~)`);
   }
   // The same field rules as POST /users (SPEC §4.4).
@@ -30,31 +32,24 @@ export async function createUserCommand(opts: CreateUserOptions): Promise<string
   }
   const db = openForCommand(opts.db);
   try {
-    const users = createUserStore(db);
-    if (users.idOf(opts.username) !== undefined) {
-      throw new CliError(`user '${opts.username}' already exists`);
-    }
+    const users = createUserStore(db, createReaderPool(opts.db));
+    const taken = () => new CliError(`user '${opts.username}' already exists`);
+    if (users.idOf(opts.username) !== undefined) throw taken();
     const hash = await hashPassword(
       await readNewPassword({ passwordStdin: opts.passwordStdin, env: process.env }),
     );
     writeTransaction(db, () => {
-      if (users.idOf(opts.username) !== undefined) {
-        throw new CliError(`user '${opts.username}' already exists`);
-      }
-      users.insert(
-        opts.username,
-        {
-          display_name: opts.displayName ?? null,
-          password_hash: hash,
-          email: opts.email ?? null,
-          meta: null,
-          site_spectator: opts.siteSpectator,
-          site_manager: opts.siteManager,
-          site_admin: opts.siteAdmin,
-          active: true,
-        },
-        Date.now(),
-      );
+      // Another process may have taken the name while the password was read.
+      if (users.idOf(opts.username) !== undefined) throw taken();
+      const fields = {
+        display_name: opts.displayName ?? null,
+        password_hash: hash,
+        email: opts.email ?? null,
+        site_spectator: opts.siteSpectator,
+        site_manager: opts.siteManager,
+        site_admin: opts.siteAdmin,
+      };
+      registerUser(db, users, { username: opts.username, fields });
     });
     const flags = [
       opts.siteAdmin && 'site admin',
@@ -76,7 +71,7 @@ export async function setPasswordCommand(opts: {
 }) {
   const db = openForCommand(opts.db);
   try {
-    const users = createUserStore(db);
+    const users = createUserStore(db, createReaderPool(opts.db));
     const user = users.findByUsername(opts.username);
     if (!user) throw new CliError(`no user '${opts.username}'`);
     const hash = await hashPassword(

@@ -1,44 +1,43 @@
 // So that a newcomer's first `serve` is usable (SPEC §2.5): an empty database gets an
 // administrator, with TIMETRACK_ADMIN_PASSWORD or a random password printed once.
 import { randomBytes } from 'node:crypto';
-import type { App } from '../app';
+import type { PasswordHasher } from '../auth/password';
 import type { Config } from '../config';
+import { type Db, writeTransaction } from '../db/open';
+import { registerUser } from '../users/register';
+import type { UserStore } from '../users/store';
 
-export async function ensureFirstAdmin(app: App, announce: (line: string) => void): Promise<void> {
-  if (app.userStore.count() > 0) return;
-  const { adminUsername: username, adminPassword } = app.config;
+export interface FirstAdminDeps {
+  config: Readonly<Config>;
+  db: Db;
+  users: UserStore;
+  passwords: PasswordHasher;
+}
+
+export async function ensureFirstAdmin(
+  { config, db, users, passwords }: FirstAdminDeps,
+  announce: (line: string) => void,
+): Promise<void> {
+  if (users.count() > 0) return;
+  const { adminUsername: username, adminPassword } = config;
   const password = adminPassword ?? randomBytes(15).toString('base64url');
-  const hash = await app.passwords.hash(password);
-  app.db
-    .transaction(() => {
-      if (app.userStore.count() > 0) return; // another process got there first
-      app.userStore.insert(
-        username,
-        {
-          display_name: 'Administrator',
-          password_hash: hash,
-          email: null,
-          meta: null,
-          site_spectator: false,
-          site_manager: false,
-          site_admin: true,
-          active: true,
-        },
-        Date.now(),
+  const hash = await passwords.hash(password);
+  writeTransaction(db, () => {
+    if (users.count() > 0) return; // another process got there first
+    const fields = { display_name: 'Administrator', password_hash: hash, site_admin: true };
+    registerUser(db, users, { username, fields });
+    if (adminPassword === undefined) {
+      announce(
+        `Created the first administrator '${username}' with password ${password} (shown only this once).\n` +
+          `Log in with: curl -X POST ${baseUrl(config)}/v0/login -H 'Content-Type: application/json' ` +
+          `-d '{"auth":{"type":"password","username":"${username}","password":"<password>"}}'`,
       );
-      if (adminPassword === undefined) {
-        announce(
-          `Created the first administrator '${username}' with password ${password} (shown only this once).\n` +
-            `Log in with: curl -X POST ${baseUrl(app.config)}/v0/login -H 'Content-Type: application/json' ` +
-            `-d '{"auth":{"type":"password","username":"${username}","password":"<password>"}}'`,
-        );
-      } else {
-        announce(
-          `Created the first administrator '${username}' with the password from TIMETRACK_ADMIN_PASSWORD.`,
-        );
-      }
-    })
-    .immediate();
+    } else {
+      announce(
+        `Created the first administrator '${username}' with the password from TIMETRACK_ADMIN_PASSWORD.`,
+      );
+    }
+  });
 }
 
 /**

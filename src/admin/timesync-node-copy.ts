@@ -2,7 +2,7 @@
 // new ids and every uuid, revision, date, slug and permission kept (SPEC §10).
 import { BCRYPT_HASH } from '../auth/password';
 import { formatDate } from '../dates';
-import { isSlug, isUsername, RESERVED_USERNAMES } from '../identifiers';
+import { isNewUsername, isSlug } from '../identifiers';
 import type { Row } from './instance-tables';
 import { bit, chains, dates, type Report, type Write } from './timesync-node-chains';
 import type { TimesyncNodeStore } from './timesync-node-store';
@@ -19,7 +19,7 @@ export function copyUsers(
   const taken = new Set<string>();
   for (const u of old.users()) {
     const name = u.username;
-    if (!isUsername(name) || RESERVED_USERNAMES.includes(name.toLowerCase())) {
+    if (!isNewUsername(name)) {
       report.skipped.push(`user ${name}: not a valid username (1-64 of A-Z a-z 0-9 - . _ ~)`);
       continue;
     }

@@ -8,10 +8,11 @@ import { Client, type Entry, EqualityFilter, ResultCodeError } from 'ldapts';
 import type { LdapConfig } from '../config';
 import { type Db, writeTransaction } from '../db/open';
 import { authenticationFailure } from '../errors';
-import { isEmail } from '../http/validate';
-import { isUsername, RESERVED_USERNAMES } from '../identifiers';
+import { isNewUsername } from '../identifiers';
 import type { Logger } from '../log';
+import { registerUser } from '../users/register';
 import type { UserStore } from '../users/store';
+import { isEmail } from '../validate';
 import type { Authenticator } from './login';
 
 export const DIRECTORY_UNREACHABLE = 'The directory server could not be reached';
@@ -49,7 +50,7 @@ export function ldapAuthenticator(deps: {
     }
     const name =
       person.username?.toLowerCase() === username.toLowerCase() ? person.username : username;
-    if (!ldap.autoCreate || !isUsername(name) || RESERVED_USERNAMES.includes(name.toLowerCase())) {
+    if (!ldap.autoCreate || !isNewUsername(name)) {
       log.info('ldap login refused: no local user', { username });
       return undefined;
     }
@@ -58,20 +59,8 @@ export function ldapAuthenticator(deps: {
       const raced = users.findByUsername(name);
       if (raced)
         return raced.active === 1 && raced.deleted_at === null ? raced.username : undefined;
-      users.insert(
-        name,
-        {
-          display_name: person.displayName ?? null,
-          email: person.email ?? null,
-          password_hash: null,
-          meta: null,
-          site_spectator: false,
-          site_manager: false,
-          site_admin: false,
-          active: true,
-        },
-        Date.now(),
-      );
+      const fields = { display_name: person.displayName ?? null, email: person.email ?? null };
+      registerUser(db, users, { username: name, fields });
       log.info('ldap login created a local user', { username: name });
       return name;
     });

@@ -23,6 +23,8 @@ export function passwordAuthenticator(users: UserStore, passwords: PasswordHashe
   };
 }
 
+export type LoginService = ReturnType<typeof createLoginService>;
+
 export function createLoginService(options: {
   modules: readonly AuthModule[];
   authenticators: Partial<Record<AuthModule, Authenticator>>;

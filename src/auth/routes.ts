@@ -1,8 +1,13 @@
 // Handler of POST /v0/login.
 import { requestBody } from '../http/auth';
-import type { Ctx } from '../http/context';
+import type { Handler } from '../http/context';
 import { sendJson } from '../http/respond';
+import type { LoginService } from './login';
 
-export async function loginHandler(ctx: Ctx): Promise<void> {
-  sendJson(ctx.res, 200, await ctx.app.login.login(await requestBody(ctx)));
+export function loginRoutes(login: LoginService) {
+  return {
+    login: (async (ctx) => {
+      sendJson(ctx.res, 200, await login.login(await requestBody(ctx)));
+    }) satisfies Handler,
+  };
 }

@@ -2,6 +2,7 @@
 // three change dates of a row, and the earlier revisions the stores gather with one
 // subquery per row as a JSON array (newest first).
 import { formatDate } from '../dates';
+import { parseSqlJsonArray, type SqlOf } from './sql-json';
 
 /** The change times (ms) of a current row or of one of its revisions. */
 export interface ChangeTimes {
@@ -21,13 +22,15 @@ export function changeDates(row: ChangeTimes) {
 
 /**
  * `json` with its `parents`, each revision mapped by `toJson`, when the row was read with
- * them (`parents` is the store's JSON array); `json` alone when they were not asked for.
+ * them (`parents` is the store's JSON array, built from `fields`); `json` alone when they
+ * were not asked for.
  */
 export function withParents<Json extends object, Revision>(
   json: Json,
   parents: string | undefined,
+  fields: SqlOf<Revision>,
   toJson: (revision: Revision) => unknown,
 ) {
   if (parents === undefined) return json;
-  return { ...json, parents: (JSON.parse(parents) as Revision[]).map(toJson) };
+  return { ...json, parents: parseSqlJsonArray(parents, fields).map(toJson) };
 }

@@ -1,11 +1,10 @@
-// Authenticates a request (SPEC §2.1): POST bodies carry `auth: {type: "token"}`, GET
-// and DELETE the `token` query parameter; any request may use `Authorization: Bearer`
-// instead, and when two are present they must agree.
-import { authenticationFailure, wrongType } from '../errors';
-import type { Actor } from '../policy';
+// The request's body and the token it presents (SPEC §2.1): POST bodies carry
+// `auth: {type: "token"}`, GET and DELETE the `token` query parameter; any request may
+// use `Authorization: Bearer` instead, and when two are present they must agree.
+// Checking the token is the auth module's job (src/auth/session.ts).
+import { authenticationFailure, jsonType, wrongType } from '../errors';
 import { readJsonBody } from './body';
 import type { Ctx } from './context';
-import { jsonType } from './validate';
 
 /** The POST body, parsed once. */
 export async function requestBody(ctx: Ctx): Promise<Record<string, unknown>> {
@@ -30,7 +29,8 @@ function bearerToken(ctx: Ctx): string | undefined {
   return match[1];
 }
 
-async function presentedToken(ctx: Ctx): Promise<string | undefined> {
+/** The token the request presents, if any (kind 7 when two disagree). */
+export async function presentedToken(ctx: Ctx): Promise<string | undefined> {
   const fromHeader = bearerToken(ctx);
   let fromRequest: string | undefined;
   if (ctx.req.method === 'POST') {
@@ -53,15 +53,4 @@ async function presentedToken(ctx: Ctx): Promise<string | undefined> {
     throw authenticationFailure('The bearer token and the request token differ');
   }
   return fromHeader ?? fromRequest;
-}
-
-/** The authenticated actor, or kind 7. */
-export async function authenticate(ctx: Ctx): Promise<Actor> {
-  const token = await presentedToken(ctx);
-  if (!token) throw authenticationFailure('Missing credentials');
-  const username = ctx.app.tokens.verify(token);
-  const actor = ctx.app.users.findActor(username);
-  if (!actor) throw authenticationFailure('Invalid token');
-  ctx.actor = actor;
-  return actor;
 }

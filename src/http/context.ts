@@ -1,8 +1,6 @@
-// What a handler gets: the raw request/response, the parsed URL and path params, the
-// application's services, and (once authenticated) the actor.
+// What a handler gets: the raw request/response, the parsed URL, query and path params.
+// Nothing of the application: a handler reaches only the service its route was built with.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { App } from '../app';
-import type { Actor } from '../policy';
 import type { Params } from './router';
 
 export interface Ctx {
@@ -11,8 +9,8 @@ export interface Ctx {
   url: URL;
   query: URLSearchParams;
   params: Params;
-  app: App;
-  actor?: Actor;
+  /** The authenticated caller's username, once known (for the request's log line). */
+  caller?: string;
   /** The parsed JSON body of a POST, read once. */
   body?: unknown;
 }

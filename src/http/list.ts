@@ -1,20 +1,29 @@
-// Streams a list response (SPEC §6): X-Total-Count and Link headers, then a JSON array
-// written row by row as SQLite produces it, so memory does not grow with the list and
+// Sends a list response (SPEC §6): X-Total-Count and Link headers, then a JSON array
+// written row by row as the rows are read, so memory does not grow with the list and
 // the first byte leaves after the first rows. Short lists are sent in one piece.
-import type { ServerResponse } from 'node:http';
-import type { Reader, ReaderPool } from '../db/readers';
-import { JsonText, toJsonText } from '../json-text';
+// What to list is the service's business (its `list` answers a Listing); this file
+// only pages and writes, and runs no SQL.
+import { JsonText } from '../json-text';
+import type { Ctx } from './context';
 import type { Paging } from './query';
 import { sendJson, startJsonStream } from './respond';
 
-export interface ListQuery<Row> {
-  /** SELECT returning one number: the matches before paging. */
-  countSql: string;
-  /** SELECT of the rows in list order, ending with `LIMIT ? OFFSET ?`. */
-  pageSql: string;
-  params: readonly unknown[];
-  /** The API object of a row, or its JsonText when the statement built the JSON. */
-  toJson: (row: Row) => unknown;
+/** The rows of one list in one consistent snapshot, as API JSON texts. */
+export interface ListRows {
+  /** Up to `limit` rows after `skip`, read at once. */
+  read(limit: number, skip: number): string[];
+  /** Rows after `skip` (`limit` -1: all), read as they are taken. */
+  iterate(limit: number, skip: number): Iterable<string>;
+  /** The matches before paging. */
+  count(): number;
+  /** Gives the snapshot (and its connection) back; called once, also on failure. */
+  close(): void;
+}
+
+/** What a service's `list(actor, query)` answers: the page asked for and how to read it. */
+export interface Listing {
+  paging: Paging;
+  open(): ListRows;
 }
 
 const FLUSH_BYTES = 64 * 1024;
@@ -26,72 +35,56 @@ const FLUSH_BYTES = 64 * 1024;
  */
 const FIRST_ROWS = 1000;
 
-export async function streamList<Row>(
-  res: ServerResponse,
-  readers: ReaderPool,
-  requestUrl: URL,
-  paging: Paging,
-  list: ListQuery<Row>,
-): Promise<void> {
+export async function sendList(ctx: Ctx, listing: Listing): Promise<void> {
+  const { res } = ctx;
+  const { paging } = listing;
   const { limit, skip } = paging; // limit 0: no limit
-  const rowJson = (row: Row) => toJsonText(list.toJson(row));
   const linkHeader = (total: number): Record<string, string> =>
     limit > 0 && skip + limit < total
-      ? { Link: `<${nextPageUrl(requestUrl, paging)}>; rel="next"` }
+      ? { Link: `<${nextPageUrl(ctx.url, paging)}>; rel="next"` }
       : {};
-  let reader: Reader | undefined = readers.acquire();
+  let rows: ListRows | undefined = listing.open();
   try {
-    reader.db.exec('BEGIN');
-    const page = reader.sql(list.pageSql);
     const firstLimit = limit > 0 ? Math.min(limit, FIRST_ROWS) : FIRST_ROWS;
-    const first = page.all(...list.params, firstLimit, skip) as Row[];
+    const first = rows.read(firstLimit, skip);
     const ended = first.length < firstLimit;
     if (ended && (first.length > 0 || skip === 0)) {
-      // The whole answer is in hand: its connection goes back before the slow part,
+      // The whole answer is in hand: its snapshot goes back before the slow part,
       // writing to the socket, and the body goes out in one piece.
-      readers.release(reader);
-      reader = undefined;
+      rows.close();
+      rows = undefined;
       const total = skip + first.length;
-      const body = new JsonText(`[${first.map(rowJson).join(',')}]`);
+      const body = new JsonText(`[${first.join(',')}]`);
       sendJson(res, 200, body, { 'X-Total-Count': String(total), ...linkHeader(total) });
       return;
     }
-    const total = Number(
-      reader
-        .sql(list.countSql)
-        .pluck()
-        .get(...list.params),
-    );
+    const total = rows.count();
     startJsonStream(res, 200, { 'X-Total-Count': String(total), ...linkHeader(total) });
     const wantsMore = !ended && (limit === 0 || limit > first.length);
     const rest = wantsMore
-      ? (page.iterate(
-          ...list.params,
-          limit > 0 ? limit - first.length : -1,
-          skip + first.length,
-        ) as Iterable<Row>)
+      ? rows.iterate(limit > 0 ? limit - first.length : -1, skip + first.length)
       : [];
     let chunk = '[';
     let separator = '';
-    for (const rows of [first, rest]) {
-      for (const row of rows) {
-        chunk += separator + rowJson(row);
+    for (const texts of [first, rest]) {
+      for (const text of texts) {
+        chunk += separator + text;
         separator = ',';
         if (chunk.length >= FLUSH_BYTES) {
           const flushed = res.write(chunk);
           chunk = '';
-          if (!flushed && !(await drained(res))) return; // client went away
+          if (!flushed && !(await drained(ctx))) return; // client went away
         }
       }
     }
     res.end(`${chunk}]`);
   } finally {
-    if (reader) readers.release(reader);
+    rows?.close();
   }
 }
 
 /** Resolves true when the socket can take more, false when it closed. */
-function drained(res: ServerResponse): Promise<boolean> {
+function drained({ res }: Ctx): Promise<boolean> {
   return new Promise((resolve) => {
     const done = (ok: boolean) => () => {
       res.off('drain', onDrain);

@@ -50,3 +50,13 @@ export function pagingParams(query: URLSearchParams, defaultLimit: number): Pagi
     skip: skip === undefined ? 0 : Number(skip),
   };
 }
+
+/**
+ * The parameters of GET /v0/<things>/:slug (projects, activities): whether to include
+ * revisions. A deleted object released its slugs, so include_deleted cannot reach it by
+ * slug: that parameter is only checked, like every boolean parameter.
+ */
+export function bySlugParams(query: URLSearchParams): { withParents: boolean } {
+  booleanParam(query, 'include_deleted');
+  return { withParents: booleanParam(query, 'include_revisions') };
+}

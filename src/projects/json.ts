@@ -1,5 +1,8 @@
-// A project row as the store reads it → the API object (SPEC §4.1, §5).
+// A project row as the store reads it → the API object (SPEC §4.1, §5): the one place its
+// shape is written. Earlier revisions are read as a JSON array built in SQL from
+// projectRevisionSql, whose keys the compiler checks against ProjectRevision.
 import { type ChangeTimes, changeDates, withParents } from '../db/revisions';
+import type { SqlOf } from '../db/sql-json';
 import type { ProjectRole } from '../policy';
 
 export interface ProjectRow {
@@ -24,7 +27,7 @@ export interface ProjectRow {
 }
 
 /** The fields a project shows, of its current row or of one of its revisions. */
-interface ProjectRevision extends ChangeTimes {
+export interface ProjectRevision extends ChangeTimes {
   revision: number;
   name: string;
   uri: string | null;
@@ -32,6 +35,25 @@ interface ProjectRevision extends ChangeTimes {
   default_activity: string | null;
   slugs: string[];
 }
+
+/**
+ * How SQL reads each field of a revision row `r` (project_revisions), given the SQL of a
+ * user's name and of a live activity's slug (the store's).
+ */
+export const projectRevisionSql = (
+  usernameOf: (id: string) => string,
+  activitySlugOf: (id: string) => string,
+): SqlOf<ProjectRevision> => ({
+  revision: 'r.revision',
+  name: 'r.name',
+  uri: 'r.uri',
+  owner: usernameOf('r.owner_id'),
+  default_activity: activitySlugOf('r.default_activity_id'),
+  slugs: 'json(r.slugs)',
+  created_at: 'r.created_at',
+  updated_at: 'r.updated_at',
+  deleted_at: 'r.deleted_at',
+});
 
 // fromEntries defines own properties: `out[name] = …` would set the prototype for a
 // user named `__proto__` instead of listing them.
@@ -58,11 +80,17 @@ const projectJson = (uuid: string, p: ProjectRevision, users?: Record<string, Pr
   ...changeDates(p),
 });
 
+// Only the keys matter to withParents (the revision's SQL is the store's).
+const REVISION_KEYS = projectRevisionSql(String, String);
+
 export function toProjectJson(row: ProjectRow) {
   const current = { ...row, slugs: JSON.parse(row.slugs) as string[] };
   return withParents(
     projectJson(row.uuid, current, toUsersJson(row.users)),
     row.parents,
-    (p: ProjectRevision) => projectJson(row.uuid, p),
+    REVISION_KEYS,
+    (p) => projectJson(row.uuid, p),
   );
 }
+
+export const projectText = (row: ProjectRow) => JSON.stringify(toProjectJson(row));

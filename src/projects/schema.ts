@@ -1,7 +1,7 @@
 // Shapes of project objects sent to POST /projects and POST /projects/:slug (SPEC §4.1).
 // Server-managed fields (uuid, revision, dates) are absent, so sending one is Bad Object.
 import * as v from 'valibot';
-import { isHttpUri, optionalTyped, requiredText, slugArray } from '../http/validate';
+import { isHttpUri, optionalTyped, requiredText, slugArray } from '../validate';
 
 const slugs = v.message(
   v.pipe(slugArray(), v.minLength(1), v.maxLength(16)),

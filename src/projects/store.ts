@@ -1,13 +1,14 @@
 // SQL of projects: the current row in `projects` with its slugs (`project_slugs`) and
 // users map (`project_users`), earlier revisions in `project_revisions` (SPEC §5).
-// The rows it reads become API objects in json.ts (re-exported here for readers of rows).
+// The rows it reads become API objects in json.ts.
 import { randomUUID } from 'node:crypto';
+import { readList } from '../db/list-reader';
 import type { Db } from '../db/open';
+import type { ReaderPool } from '../db/readers';
+import { columnsSql, jsonObjectSql } from '../db/sql-json';
 import { NO_ROLE, type ProjectRole } from '../policy';
 import { usernameSql } from '../users/store';
-import type { ProjectRow } from './json';
-
-export { type ProjectRow, toProjectJson } from './json';
+import { type ProjectRow, projectRevisionSql, projectText } from './json';
 
 /** The stored fields of a project that a revision records (besides its slugs). */
 export interface ProjectFields {
@@ -34,21 +35,29 @@ export const projectSlugsSql = (projectId: string) =>
 const activitySlugOf = (activityId: string) =>
   `(SELECT slug FROM activities WHERE id = ${activityId} AND deleted_at IS NULL)`;
 
-const COLUMNS = `p.id, p.uuid, p.revision, p.name, p.uri, p.owner_id, p.default_activity_id,
-  p.created_at, p.updated_at, p.deleted_at,
-  ${usernameSql('p.owner_id')} AS owner,
-  ${activitySlugOf('p.default_activity_id')} AS default_activity,
-  ${projectSlugsSql('p.id')} AS slugs,
-  (SELECT json_group_object(u.username, json_array(pu.member, pu.spectator, pu.manager)
+/** Each column of a ProjectRow (but its parents), typed so none can be forgotten. */
+const COLUMNS = columnsSql<Omit<ProjectRow, 'parents'>>({
+  id: 'p.id',
+  uuid: 'p.uuid',
+  revision: 'p.revision',
+  name: 'p.name',
+  uri: 'p.uri',
+  owner_id: 'p.owner_id',
+  default_activity_id: 'p.default_activity_id',
+  created_at: 'p.created_at',
+  updated_at: 'p.updated_at',
+  deleted_at: 'p.deleted_at',
+  owner: usernameSql('p.owner_id'),
+  default_activity: activitySlugOf('p.default_activity_id'),
+  slugs: projectSlugsSql('p.id'),
+  users: `(SELECT json_group_object(u.username, json_array(pu.member, pu.spectator, pu.manager)
      ORDER BY u.username) FROM project_users pu JOIN users u ON u.id = pu.user_id
-   WHERE pu.project_id = p.id) AS users`;
+   WHERE pu.project_id = p.id)`,
+});
 
 /** Every earlier revision of `p` as one JSON array, newest first (no N+1 in lists). */
-const PARENTS = `(SELECT json_group_array(json_object('revision', r.revision, 'name', r.name,
-    'uri', r.uri, 'owner', ${usernameSql('r.owner_id')},
-    'default_activity', ${activitySlugOf('r.default_activity_id')}, 'slugs', json(r.slugs),
-    'created_at', r.created_at, 'updated_at', r.updated_at, 'deleted_at', r.deleted_at)
-    ORDER BY r.revision DESC)
+const PARENTS = `(SELECT json_group_array(
+    ${jsonObjectSql(projectRevisionSql(usernameSql, activitySlugOf))} ORDER BY r.revision DESC)
   FROM project_revisions r WHERE r.project_id = p.id) AS parents`;
 
 const columns = (withParents: boolean) => (withParents ? `${COLUMNS}, ${PARENTS}` : COLUMNS);
@@ -64,7 +73,7 @@ export interface ProjectListFilters {
 }
 
 /** The list query of GET /projects: fixed SQL fragments chosen by which filters are present. */
-export function projectListQuery(filters: ProjectListFilters) {
+function projectListQuery(filters: ProjectListFilters) {
   const where: string[] = [];
   const params: unknown[] = [];
   if (!filters.includeDeleted) where.push('p.deleted_at IS NULL');
@@ -84,7 +93,7 @@ export function projectListQuery(filters: ProjectListFilters) {
 
 export type ProjectStore = ReturnType<typeof createProjectStore>;
 
-export function createProjectStore(db: Db) {
+export function createProjectStore(db: Db, readers: ReaderPool) {
   const liveBySlug = (withParents: boolean) =>
     db.prepare(`SELECT ${columns(withParents)} FROM projects p
       WHERE p.id = (SELECT project_id FROM project_slugs WHERE slug = ? AND live = 1)`);
@@ -130,6 +139,10 @@ export function createProjectStore(db: Db) {
     /** The live project that has this slug (a deleted one has released its slugs). */
     findBySlug: (slug: string, withParents = false) =>
       (withParents ? bySlugWithParents : bySlug).get(slug) as ProjectRow | undefined,
+
+    /** The list of GET /projects in a snapshot of its own. */
+    openList: (filters: ProjectListFilters) =>
+      readList(readers, projectListQuery(filters), projectText),
 
     /** Those of `slugs` that a live project other than `self` holds, in the order given. */
     takenSlugs(slugs: readonly string[], self?: number): string[] {

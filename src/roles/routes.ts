@@ -1,27 +1,16 @@
 // Handlers of /v0/users/org-roles and /v0/users/org-roles/:slug.
-import { authenticate } from '../http/auth';
-import type { Ctx } from '../http/context';
-import { createHandler, removeHandler, updateHandler } from '../http/handlers';
-import { sendList } from '../http/paged';
+import type { SignedInHandler } from '../auth/session';
+import { writeHandlers } from '../http/handlers';
+import { sendList } from '../http/list';
 import { sendJson } from '../http/respond';
 import { slugFromPath } from '../identifiers';
-import { ROLE_LIST, type RoleRow, toRoleJson } from './store';
+import type { Actor } from '../policy';
+import type { RoleService } from './service';
 
-// The id of the resource a route names, checked (kind 5 when malformed).
-const slugInPath = (ctx: Ctx) => slugFromPath(ctx.params.slug);
-
-export const roleHandlers = {
-  async list(ctx: Ctx) {
-    await authenticate(ctx);
-    await sendList<RoleRow>(ctx, { ...ROLE_LIST, params: [], toJson: toRoleJson });
-  },
-
-  async get(ctx: Ctx) {
-    await authenticate(ctx);
-    sendJson(ctx.res, 200, ctx.app.roles.get(slugInPath(ctx)));
-  },
-
-  create: createHandler((app) => app.roles),
-  update: updateHandler((app) => app.roles, slugInPath),
-  remove: removeHandler((app) => app.roles, slugInPath),
-};
+export function roleRoutes(roles: RoleService) {
+  return {
+    list: (ctx, _actor) => sendList(ctx, roles.list(ctx.query)),
+    get: (ctx, _actor) => sendJson(ctx.res, 200, roles.get(slugFromPath(ctx.params.slug))),
+    ...writeHandlers<Actor>(roles, (params) => slugFromPath(params.slug)),
+  } satisfies Record<string, SignedInHandler>;
+}

@@ -1,34 +1,23 @@
-// Organization roles: metadata about the organization, written by site managers and
-// admins, hard-deleted only when nobody holds them (SPEC §4.5).
-import * as v from 'valibot';
+// Organization roles: metadata about the organization, listed for everyone, written by
+// site managers and admins, hard-deleted only when nobody holds them (SPEC §4.5).
 import { type Db, writeTransaction } from '../db/open';
-import {
-  authorizationFailure,
-  badObject,
-  notFound,
-  requestFailure,
-  slugsAlreadyExist,
-} from '../errors';
-import { parseObject, requiredText, slug } from '../http/validate';
-import { type Actor, canWriteOrgRoles } from '../policy';
-import { type RoleRow, type RoleStore, toRoleJson } from './store';
-
-const createSchema = v.strictObject({ name: requiredText(255), slug: slug() });
-const updateSchema = v.strictObject({
-  name: v.optional(requiredText(255)),
-  slug: v.optional(slug()),
-});
+import { badObject, notFound, requestFailure, slugsAlreadyExist } from '../errors';
+import type { Listing } from '../http/list';
+import { pagingParams } from '../http/query';
+import { type Actor, authorize } from '../policy';
+import { parseObject } from '../validate';
+import { type RoleRow, toRoleJson } from './json';
+import { createRoleSchema, updateRoleSchema } from './schema';
+import type { RoleStore } from './store';
 
 export type RoleService = ReturnType<typeof createRoleService>;
 
-export function createRoleService(db: Db, roles: RoleStore) {
+export function createRoleService(deps: { db: Db; roles: RoleStore; defaultLimit: number }) {
+  const { db, roles } = deps;
   const find = (slug: string): RoleRow => {
     const row = roles.findBySlug(slug);
     if (!row) throw notFound('org-role');
     return row;
-  };
-  const assertCanWrite = (actor: Actor, action: string) => {
-    if (!canWriteOrgRoles(actor)) throw authorizationFailure(actor.username, action);
   };
   /** Slug and name are each unique; `self` is the role being renamed. */
   const assertUnique = (slug: string, name: string, self?: number) => {
@@ -39,50 +28,53 @@ export function createRoleService(db: Db, roles: RoleStore) {
   };
 
   return {
+    list: (query: URLSearchParams): Listing => ({
+      paging: pagingParams(query, deps.defaultLimit),
+      open: roles.openList,
+    }),
+
     get: (slug: string) => toRoleJson(find(slug)),
 
-    create(actor: Actor, input: unknown) {
-      const fields = parseObject(createSchema, input, 'org-role');
-      assertCanWrite(actor, 'create org-roles');
-      return writeTransaction(db, () => {
+    create: (actor: Actor, input: unknown) =>
+      writeTransaction(db, () => {
+        const fields = parseObject(createRoleSchema, input, 'org-role');
+        authorize(actor, { do: 'create org-role' });
         assertUnique(fields.slug, fields.name);
         roles.insert(fields.slug, fields.name);
         return toRoleJson(find(fields.slug));
-      });
-    },
+      }),
 
-    update(actor: Actor, slug: string, input: unknown) {
-      const current = find(slug);
-      const fields = parseObject(updateSchema, input, 'org-role');
-      assertCanWrite(actor, `update org-role ${current.slug}`);
-      return writeTransaction(db, () => {
-        // Re-read under the write lock so a concurrent rename of the other field stays.
-        const latest = find(slug);
-        const next = { slug: fields.slug ?? latest.slug, name: fields.name ?? latest.name };
-        assertUnique(next.slug, next.name, latest.id);
-        roles.update(latest.id, next.slug, next.name);
-        return toRoleJson(find(next.slug));
-      });
-    },
-
-    remove(actor: Actor, slug: string) {
-      const current = find(slug);
-      assertCanWrite(actor, `delete org-role ${current.slug}`);
+    update: (actor: Actor, slug: string, input: unknown) =>
       writeTransaction(db, () => {
+        const current = find(slug);
+        const fields = parseObject(updateRoleSchema, input, 'org-role');
+        authorize(actor, { do: 'update org-role', slug: current.slug });
+        const next = { slug: fields.slug ?? current.slug, name: fields.name ?? current.name };
+        assertUnique(next.slug, next.name, current.id);
+        roles.update(current.id, next.slug, next.name);
+        return toRoleJson(find(next.slug));
+      }),
+
+    remove: (actor: Actor, slug: string) =>
+      writeTransaction(db, () => {
+        const current = find(slug);
+        authorize(actor, { do: 'delete org-role', slug: current.slug });
         if (roles.isHeld(current.id)) throw requestFailure('org-role');
         roles.remove(current.id);
-      });
-    },
+      }),
 
-    /** Role ids for slugs; undefined when any slug names no role. */
+    /** Role ids for slugs (duplicates collapse); undefined when any slug names no role. */
     idsOf(slugs: readonly string[]): number[] | undefined {
       const ids: number[] = [];
-      for (const s of slugs) {
+      for (const s of new Set(slugs)) {
         const row = roles.findBySlug(s);
         if (!row) return undefined;
         ids.push(row.id);
       }
       return ids;
     },
+
+    /** Whether a role has this slug (the `role` filter of GET /users). */
+    exists: (slug: string) => roles.findBySlug(slug) !== undefined,
   };
 }

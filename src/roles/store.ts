@@ -1,22 +1,19 @@
 // SQL of organization roles (hard-deleted, SPEC §4.5).
+
+import { readList } from '../db/list-reader';
 import type { Db } from '../db/open';
+import type { ReaderPool } from '../db/readers';
+import { type RoleRow, roleText } from './json';
 
-export interface RoleRow {
-  id: number;
-  slug: string;
-  name: string;
-}
-
-export const toRoleJson = (row: RoleRow) => ({ name: row.name, slug: row.slug });
-
-export const ROLE_LIST = {
+const ROLE_LIST = {
   countSql: 'SELECT count(*) FROM org_roles',
   pageSql: 'SELECT id, slug, name FROM org_roles ORDER BY slug LIMIT ? OFFSET ?',
+  params: [],
 };
 
 export type RoleStore = ReturnType<typeof createRoleStore>;
 
-export function createRoleStore(db: Db) {
+export function createRoleStore(db: Db, readers: ReaderPool) {
   const bySlug = db.prepare('SELECT id, slug, name FROM org_roles WHERE slug = ?');
   const byName = db.prepare('SELECT id, slug, name FROM org_roles WHERE name = ?');
   const insert = db.prepare('INSERT INTO org_roles (slug, name) VALUES (?, ?)');
@@ -26,6 +23,8 @@ export function createRoleStore(db: Db) {
   return {
     findBySlug: (slug: string) => bySlug.get(slug) as RoleRow | undefined,
     findByName: (name: string) => byName.get(name) as RoleRow | undefined,
+    /** Every role, ordered by slug, in a snapshot of its own. */
+    openList: () => readList(readers, ROLE_LIST, roleText),
     insert: (slug: string, name: string) => Number(insert.run(slug, name).lastInsertRowid),
     update: (id: number, slug: string, name: string) => update.run(slug, name, id),
     remove: (id: number) => remove.run(id),

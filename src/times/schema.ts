@@ -8,7 +8,7 @@ import {
   slug,
   slugArray,
   username,
-} from '../http/validate';
+} from '../validate';
 
 export const MAX_DURATION = 2_147_483_647;
 

@@ -2,39 +2,49 @@
 // by their owner and admins with every change kept as a revision, soft-deleted, and
 // restored by updating them while their project is live (SPEC §3, §4.3, §5).
 import { randomUUID } from 'node:crypto';
-import type { ActivityStore } from '../activities/store';
+import { isCalendarDate } from '../dates';
 import { type Db, writeTransaction } from '../db/open';
-import { authorizationFailure, invalidForeignKey, missingField, notFound } from '../errors';
-import { parseObject } from '../http/validate';
-import {
-  type Actor,
-  canCreateTime,
-  canDeleteTime,
-  canUpdateTime,
-  canViewTime,
-  mayOwnTimeIn,
-} from '../policy';
-import type { ProjectStore } from '../projects/store';
-import type { UserStore } from '../users/store';
+import { badQueryValue, invalidForeignKey, missingField, notFound } from '../errors';
+import type { Listing } from '../http/list';
+import { booleanParam, firstParam, pagingParams } from '../http/query';
+import { isSlug, isUsername } from '../identifiers';
+import { type Actor, authorize, type ProjectRole, seesAllTimes } from '../policy';
+import { parseObject } from '../validate';
+import { type TimeJson, timeJsonText } from './json';
 import { createTimeSchema, type UpdateTimeInput, updateTimeSchema } from './schema';
-import { type StoredTime, type TimeStore, timeJsonText } from './store';
-
-export interface TimeReadOptions {
-  includeDeleted: boolean;
-  includeRevisions: boolean;
-}
+import type { StoredTime, TimeListFilters, TimeStore } from './store';
 
 export type TimeService = ReturnType<typeof createTimeService>;
 
 export interface TimeServiceDeps {
   db: Db;
   times: TimeStore;
-  projects: ProjectStore;
-  activities: ActivityStore;
-  users: UserStore;
+  /** The active, undeleted user of that name (a time's owner must be one). */
+  findActiveUser: (username: string) => Actor | undefined;
+  /** Any user's id by username. */
+  userIdOf: (username: string) => number | undefined;
+  /** A live activity's id by slug. */
+  activityIdOf: (slug: string) => number | undefined;
+  /** A user's entry in a project's users map. */
+  roleOf: (projectId: number, userId: number) => ProjectRole;
+  defaultLimit: number;
 }
 
-export function createTimeService({ db, times, projects, activities, users }: TimeServiceDeps) {
+/** Every value of a repeatable parameter resolved to an id, or kind 11 for the first bad one. */
+function idsParam(
+  query: URLSearchParams,
+  key: string,
+  resolve: (value: string) => number | undefined,
+): number[] {
+  return query.getAll(key).map((value) => {
+    const id = resolve(value);
+    if (id === undefined) throw badQueryValue(key, value);
+    return id;
+  });
+}
+
+export function createTimeService(deps: TimeServiceDeps) {
+  const { db, times, roleOf } = deps;
   /** The time as the API shows it, read back inside the write that made it. */
   const show = (uuid: string, actor: Actor) => {
     const row = times.findByUuid(uuid, actor.id);
@@ -42,9 +52,39 @@ export function createTimeService({ db, times, projects, activities, users }: Ti
     return timeJsonText(row);
   };
 
+  /**
+   * The query parameters of GET /times (SPEC §6) → list filters and the caller's
+   * visibility (SPEC §3). Every malformed or nonexistent value is kind 11; unknown
+   * parameters are ignored.
+   */
+  const listFilters = (actor: Actor, query: URLSearchParams): TimeListFilters => {
+    const includeDeleted = booleanParam(query, 'include_deleted');
+    const includeRevisions = booleanParam(query, 'include_revisions');
+    const userIds = idsParam(query, 'user', (s) => (isUsername(s) ? deps.userIdOf(s) : undefined));
+    const projectIds = idsParam(query, 'project', (s) =>
+      isSlug(s) ? times.findLiveProject(s)?.id : undefined,
+    );
+    const activityIds = idsParam(query, 'activity', (s) =>
+      isSlug(s) ? deps.activityIdOf(s) : undefined,
+    );
+    const start = firstParam(query, 'start', isCalendarDate);
+    const end = firstParam(query, 'end', isCalendarDate);
+    if (start !== undefined && end !== undefined && start > end) throw badQueryValue('end', end);
+    return {
+      viewer: { id: actor.id, seesAll: seesAllTimes(actor) },
+      userIds,
+      projectIds,
+      activityIds,
+      start,
+      end,
+      includeDeleted,
+      includeRevisions,
+    };
+  };
+
   /** The user a time is for: active and not deleted (Invalid Foreign Key otherwise). */
   const ownerNamed = (username: string) => {
-    const user = users.findActor(username);
+    const user = deps.findActiveUser(username);
     if (!user) throw invalidForeignKey('time', 'user');
     return user;
   };
@@ -58,7 +98,7 @@ export function createTimeService({ db, times, projects, activities, users }: Ti
   /** Ids of the live activities named; duplicates collapse. */
   const activityIds = (slugs: readonly string[]) =>
     [...new Set(slugs)].map((slug) => {
-      const id = activities.idOf(slug);
+      const id = deps.activityIdOf(slug);
       if (id === undefined) throw invalidForeignKey('time', 'activity');
       return id;
     });
@@ -84,17 +124,25 @@ export function createTimeService({ db, times, projects, activities, users }: Ti
   };
 
   return {
-    get(actor: Actor, uuid: string, options: TimeReadOptions) {
-      const row = times.findByUuid(uuid, actor.id, options.includeRevisions);
-      if (!row || (row.deleted_at !== null && !options.includeDeleted)) throw notFound('time');
+    list(actor: Actor, query: URLSearchParams): Listing {
+      const filters = listFilters(actor, query);
+      return {
+        paging: pagingParams(query, deps.defaultLimit),
+        open: () => times.openList(filters),
+      };
+    },
+
+    get(actor: Actor, uuid: string, query: URLSearchParams) {
+      const includeDeleted = booleanParam(query, 'include_deleted');
+      const includeRevisions = booleanParam(query, 'include_revisions');
+      const row = times.findByUuid(uuid, actor.id, includeRevisions);
+      if (!row || (row.deleted_at !== null && !includeDeleted)) throw notFound('time');
       const role = {
         member: row.viewer_member === 1,
         spectator: row.viewer_spectator === 1,
         manager: row.viewer_manager === 1,
       };
-      if (!canViewTime(actor, { ownerId: row.user_id, role })) {
-        throw authorizationFailure(actor.username, `view time ${row.uuid}`);
-      }
+      authorize(actor, { do: 'view time', uuid: row.uuid, ownerId: row.user_id, role });
       return timeJsonText(row);
     },
 
@@ -107,14 +155,8 @@ export function createTimeService({ db, times, projects, activities, users }: Ti
         if (fields.activities && fields.activities.length > 0) ids = activityIds(fields.activities);
         else if (project.default_activity_id !== null) ids = [project.default_activity_id];
         else throw missingField('time', 'activities');
-        const role = projects.roleOf(project.id, owner.id);
-        if (!canCreateTime(actor, owner.id, role)) {
-          const where = mayOwnTimeIn(role) ? '' : ` in project ${fields.project}`;
-          throw authorizationFailure(
-            actor.username,
-            `create time entries for ${owner.username}${where}`,
-          );
-        }
+        const ownerRole = roleOf(project.id, owner.id);
+        authorize(actor, { do: 'create time', owner, project: fields.project, ownerRole });
         const uuid = randomUUID();
         times.insert(
           {
@@ -142,21 +184,15 @@ export function createTimeService({ db, times, projects, activities, users }: Ti
         const fields = parseObject(updateTimeSchema, input, 'time');
         const { owner, ownerId, projectId, ids } = references(current, fields);
         const changesUser = ownerId !== current.user_id;
-        if (!canUpdateTime(actor, current.user_id, changesUser)) {
-          throw authorizationFailure(actor.username, `update time ${current.uuid}`);
-        }
-        if (
-          (changesUser || projectId !== current.project_id) &&
-          !mayOwnTimeIn(projects.roleOf(projectId, ownerId))
-        ) {
-          // The names as the time shows them now (its JSON), only for this message.
-          const shown = JSON.parse(current.json) as { user: string; project: string[] };
-          const who = owner?.username ?? shown.user;
-          const slug = fields.project ?? shown.project[0];
-          throw authorizationFailure(
-            actor.username,
-            `move time ${current.uuid} to ${who} in project ${slug}`,
-          );
+        const time = current.uuid;
+        authorize(actor, { do: 'update time', uuid: time, ownerId: current.user_id, changesUser });
+        if (changesUser || projectId !== current.project_id) {
+          // The names as the time shows them now (its JSON), for the refusal's text.
+          const shown = JSON.parse(current.json) as Pick<TimeJson, 'user' | 'project'>;
+          const to = owner?.username ?? shown.user;
+          const project = fields.project ?? (shown.project[0] as string);
+          const ownerRole = roleOf(projectId, ownerId);
+          authorize(actor, { do: 'move time', uuid: time, to, project, ownerRole });
         }
         times.update(
           {
@@ -180,9 +216,7 @@ export function createTimeService({ db, times, projects, activities, users }: Ti
       writeTransaction(db, () => {
         const current = times.findByUuid(uuid, actor.id);
         if (!current || current.deleted_at !== null) throw notFound('time');
-        if (!canDeleteTime(actor, current.user_id)) {
-          throw authorizationFailure(actor.username, `delete time ${current.uuid}`);
-        }
+        authorize(actor, { do: 'delete time', uuid: current.uuid, ownerId: current.user_id });
         times.softDelete(current.id, Date.now());
       });
     },

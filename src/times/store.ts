@@ -3,47 +3,37 @@
 // serialised per row — one user's month is hundreds of rows. Its project is shown as all
 // of the project's slugs and its activities as slugs, gathered by subqueries in the same
 // statement (no query per row).
-import { sqlDate } from '../dates';
+import { readList } from '../db/list-reader';
 import type { Db } from '../db/open';
-import { JsonText } from '../json-text';
-import { projectSlugsSql as projectSlugs } from '../projects/store';
+import type { ReaderPool } from '../db/readers';
+import { projectSlugsSql } from '../projects/store';
 import { usernameSql } from '../users/store';
-
-/** The fields of a time as the API shows them, of `t` (times) or `r` (time_revisions). */
-const timeJsonFields = (row: string, activitySlugs: string) => `'uuid', t.uuid,
-  'revision', ${row}.revision, 'duration', ${row}.duration, 'user', ${usernameSql(`${row}.user_id`)},
-  'project', json(${projectSlugs(`${row}.project_id`)}), 'activities', json(${activitySlugs}),
-  'date_worked', ${row}.date_worked, 'issue_uri', ${row}.issue_uri, 'notes', ${row}.notes,
-  'created_at', ${sqlDate(`${row}.created_at`)}, 'updated_at', ${sqlDate(`${row}.updated_at`)},
-  'deleted_at', ${sqlDate(`${row}.deleted_at`)}`;
-
-/** The activity slugs of the current revision, as a JSON array. */
-const ACTIVITY_SLUGS = `(SELECT json_group_array(a.slug ORDER BY a.slug) FROM time_activities ta
-     JOIN activities a ON a.id = ta.activity_id WHERE ta.time_id = t.id)`;
-
-/** The activity slugs of a revision, from the ids it kept. */
-const REVISION_ACTIVITY_SLUGS = `(SELECT json_group_array(a.slug ORDER BY a.slug)
-     FROM json_each(r.activity_ids) j JOIN activities a ON a.id = j.value)`;
-
-/** Earlier revisions, newest first (SPEC §5). */
-const PARENTS = `(SELECT json_group_array(json_object(
-       ${timeJsonFields('r', REVISION_ACTIVITY_SLUGS)}) ORDER BY r.revision DESC)
-     FROM time_revisions r WHERE r.time_id = t.id)`;
+import { type TimeRow, timeJsonSql, timeText } from './json';
 
 /** A time's API JSON (FROM times t), with `parents` when asked for. */
 const timeJson = (withParents: boolean) =>
-  `json_object(${timeJsonFields('t', ACTIVITY_SLUGS)}${withParents ? `, 'parents', json(${PARENTS})` : ''})`;
+  timeJsonSql(
+    {
+      row: 't',
+      usernameOf: usernameSql,
+      projectSlugsOf: projectSlugsSql,
+      // The activity slugs of the current revision.
+      activitySlugs: `(SELECT json_group_array(a.slug ORDER BY a.slug) FROM time_activities ta
+        JOIN activities a ON a.id = ta.activity_id WHERE ta.time_id = t.id)`,
+    },
+    {
+      row: 'r',
+      usernameOf: usernameSql,
+      projectSlugsOf: projectSlugsSql,
+      // The activity slugs of a revision, from the ids it kept.
+      activitySlugs: `(SELECT json_group_array(a.slug ORDER BY a.slug)
+        FROM json_each(r.activity_ids) j JOIN activities a ON a.id = j.value)`,
+    },
+    withParents,
+  );
 
 /** Lists are ordered by last change, then uuid (SPEC §6); index times_order. */
 export const TIME_ORDER = 'ORDER BY coalesce(t.updated_at, t.created_at), t.uuid';
-
-/** A time as the list and single queries return it: its API JSON. */
-export interface TimeRow {
-  json: string;
-}
-
-/** The response body of a time row, sent as SQLite wrote it. */
-export const timeJsonText = (row: TimeRow) => new JsonText(row.json);
 
 /** A time with what the service decides on, and the viewer's role in its project. */
 export interface StoredTime extends TimeRow {
@@ -170,7 +160,7 @@ export const timeByUuidSql = (withParents: boolean) =>
   FROM times t LEFT JOIN project_users pu ON pu.project_id = t.project_id AND pu.user_id = ?
   WHERE t.uuid = ?`;
 
-export function createTimeStore(db: Db) {
+export function createTimeStore(db: Db, readers: ReaderPool) {
   const byUuidPlain = db.prepare(timeByUuidSql(false));
   const byUuidWithParents = db.prepare(timeByUuidSql(true));
 
@@ -223,6 +213,9 @@ export function createTimeStore(db: Db) {
       const stmt = withParents ? byUuidWithParents : byUuidPlain;
       return stmt.get(viewerId, uuid) as StoredTime | undefined;
     },
+
+    /** The list of GET /times in a snapshot of its own. */
+    openList: (filters: TimeListFilters) => readList(readers, timeListQuery(filters), timeText),
 
     findLiveProject: (slug: string) => liveProjectBySlug.get(slug) as LiveProject | undefined,
 

@@ -1,38 +1,17 @@
 // Handlers of /v0/users and /v0/users/:username.
-import { authenticate } from '../http/auth';
-import type { Ctx } from '../http/context';
-import { createHandler, removeHandler, updateHandler } from '../http/handlers';
-import { sendList } from '../http/paged';
-import { booleanParam, listParam } from '../http/query';
+import type { SignedInHandler } from '../auth/session';
+import { writeHandlers } from '../http/handlers';
+import { sendList } from '../http/list';
 import { sendJson } from '../http/respond';
-import { isSlug, usernameFromPath } from '../identifiers';
-import { toUserJson, type UserRow, userListQuery } from './store';
+import { usernameFromPath } from '../identifiers';
+import type { Actor } from '../policy';
+import type { UserService } from './service';
 
-// The id of the resource a route names, checked (kind 5 when malformed).
-const usernameInPath = (ctx: Ctx) => usernameFromPath(ctx.params.username);
-
-export const userHandlers = {
-  async list(ctx: Ctx) {
-    await authenticate(ctx);
-    const includeDeleted = booleanParam(ctx.query, 'include_deleted');
-    const roles = listParam(
-      ctx.query,
-      'role',
-      (s) => isSlug(s) && ctx.app.roleStore.findBySlug(s) !== undefined,
-    );
-    await sendList<UserRow>(ctx, {
-      ...userListQuery({ includeDeleted, roles }),
-      toJson: toUserJson,
-    });
-  },
-
-  async get(ctx: Ctx) {
-    await authenticate(ctx);
-    const username = usernameInPath(ctx);
-    sendJson(ctx.res, 200, ctx.app.users.get(username, booleanParam(ctx.query, 'include_deleted')));
-  },
-
-  create: createHandler((app) => app.users),
-  update: updateHandler((app) => app.users, usernameInPath),
-  remove: removeHandler((app) => app.users, usernameInPath),
-};
+export function userRoutes(users: UserService) {
+  return {
+    list: (ctx, _actor) => sendList(ctx, users.list(ctx.query)),
+    get: (ctx, _actor) =>
+      sendJson(ctx.res, 200, users.get(usernameFromPath(ctx.params.username), ctx.query)),
+    ...writeHandlers<Actor>(users, (params) => usernameFromPath(params.username)),
+  } satisfies Record<string, SignedInHandler>;
+}

@@ -1,7 +1,7 @@
 // Shapes of user objects sent to POST /users and POST /users/:username (SPEC §4.4).
 import * as v from 'valibot';
 import { BCRYPT_HASH } from '../auth/password';
-import { isEmail, optionalBoolean, optionalText, optionalTyped, slugArray } from '../http/validate';
+import { isEmail, optionalBoolean, optionalText, optionalTyped, slugArray } from '../validate';
 
 const common = {
   display_name: optionalText(255),

@@ -1,28 +1,13 @@
-// SQL of users: prepared once, rows mapped to API objects here and nowhere else.
-
+// SQL of users: prepared once. Rows become API objects in json.ts.
+import { readList } from '../db/list-reader';
 import type { Db } from '../db/open';
-import { changeDates } from '../db/revisions';
+import type { ReaderPool } from '../db/readers';
+import { columnsSql } from '../db/sql-json';
 import type { Actor } from '../policy';
+import { type UserRow, userText } from './json';
 
 /** The username of a user id expression, for statements of other objects that show it. */
 export const usernameSql = (userId: string) => `(SELECT username FROM users WHERE id = ${userId})`;
-
-export interface UserRow {
-  id: number;
-  username: string;
-  display_name: string | null;
-  password_hash: string | null;
-  email: string | null;
-  meta: string | null;
-  site_spectator: number;
-  site_manager: number;
-  site_admin: number;
-  active: number;
-  created_at: number;
-  updated_at: number | null;
-  deleted_at: number | null;
-  org_roles: string;
-}
 
 export interface UserFields {
   display_name: string | null;
@@ -35,14 +20,27 @@ export interface UserFields {
   active: boolean;
 }
 
-/** The columns of a user row plus its org-role slugs as a JSON array. */
-export const USER_COLUMNS = `u.id, u.username, u.display_name, u.password_hash, u.email, u.meta,
-  u.site_spectator, u.site_manager, u.site_admin, u.active, u.created_at, u.updated_at, u.deleted_at,
-  (SELECT json_group_array(r.slug ORDER BY r.slug) FROM user_org_roles ur
-     JOIN org_roles r ON r.id = ur.role_id WHERE ur.user_id = u.id) AS org_roles`;
+/** Each column of a UserRow, typed so none can be forgotten; org-roles as a JSON array. */
+const USER_COLUMNS = columnsSql<UserRow>({
+  id: 'u.id',
+  username: 'u.username',
+  display_name: 'u.display_name',
+  password_hash: 'u.password_hash',
+  email: 'u.email',
+  meta: 'u.meta',
+  site_spectator: 'u.site_spectator',
+  site_manager: 'u.site_manager',
+  site_admin: 'u.site_admin',
+  active: 'u.active',
+  created_at: 'u.created_at',
+  updated_at: 'u.updated_at',
+  deleted_at: 'u.deleted_at',
+  org_roles: `(SELECT json_group_array(r.slug ORDER BY r.slug) FROM user_org_roles ur
+     JOIN org_roles r ON r.id = ur.role_id WHERE ur.user_id = u.id)`,
+});
 
 /** Lists are ordered by last change, then username (SPEC §6). */
-export const USER_ORDER = 'ORDER BY coalesce(u.updated_at, u.created_at), u.username';
+const USER_ORDER = 'ORDER BY coalesce(u.updated_at, u.created_at), u.username';
 
 export interface UserListFilters {
   includeDeleted: boolean;
@@ -51,7 +49,7 @@ export interface UserListFilters {
 }
 
 /** The list query of GET /users: fixed SQL fragments chosen by which filters are present. */
-export function userListQuery(filters: UserListFilters) {
+function userListQuery(filters: UserListFilters) {
   const where: string[] = [];
   const params: unknown[] = [];
   if (!filters.includeDeleted) where.push('u.deleted_at IS NULL');
@@ -68,24 +66,9 @@ export function userListQuery(filters: UserListFilters) {
   };
 }
 
-export function toUserJson(row: UserRow) {
-  return {
-    username: row.username,
-    display_name: row.display_name,
-    email: row.email,
-    'org-roles': JSON.parse(row.org_roles) as string[],
-    site_spectator: row.site_spectator === 1,
-    site_manager: row.site_manager === 1,
-    site_admin: row.site_admin === 1,
-    active: row.active === 1,
-    meta: row.meta,
-    ...changeDates(row),
-  };
-}
-
 export type UserStore = ReturnType<typeof createUserStore>;
 
-export function createUserStore(db: Db) {
+export function createUserStore(db: Db, readers: ReaderPool) {
   const byUsername = db.prepare(`SELECT ${USER_COLUMNS} FROM users u WHERE u.username = ?`);
   const actorByUsername = db.prepare(
     `SELECT id, username, site_spectator, site_manager, site_admin FROM users
@@ -143,6 +126,9 @@ export function createUserStore(db: Db) {
           }
         : undefined;
     },
+
+    /** The list of GET /users in a snapshot of its own. */
+    openList: (filters: UserListFilters) => readList(readers, userListQuery(filters), userText),
 
     idOf: (username: string) => idsByUsername.get(username) as number | undefined,
 

@@ -2,16 +2,9 @@
 // "expected" words of SPEC §7; this is the one place a valibot issue becomes the exact
 // Bad Object text.
 import * as v from 'valibot';
-import { isCalendarDate } from '../dates';
-import { missingField, unknownField, wrongType } from '../errors';
-import { isSlug, isUsername } from '../identifiers';
-
-/** The JSON type of a value, as Bad Object texts name it. */
-export function jsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value === 'object' ? 'object' : typeof value;
-}
+import { isCalendarDate } from './dates';
+import { jsonType, missingField, unknownField, wrongType } from './errors';
+import { isSlug, isUsername } from './identifiers';
 
 type Entries = v.ObjectEntries;
 

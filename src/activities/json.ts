@@ -1,0 +1,44 @@
+// An activity row → the API object (SPEC §4.2, §5): the one place its shape is written.
+// Earlier revisions are read as a JSON array built in SQL from ACTIVITY_REVISION_SQL,
+// whose keys the compiler checks against ActivityRevision.
+import { type ChangeTimes, changeDates, withParents } from '../db/revisions';
+import type { SqlOf } from '../db/sql-json';
+
+/** The fields an activity shows, of its current row or of one of its revisions. */
+export interface ActivityRevision extends ChangeTimes {
+  revision: number;
+  name: string;
+  slug: string;
+}
+
+export interface ActivityRow extends ActivityRevision {
+  id: number;
+  uuid: string;
+  /** JSON array of earlier revisions, newest first; only when revisions were asked for. */
+  parents?: string;
+}
+
+/** How SQL reads each field of a revision row `r` (activity_revisions). */
+export const ACTIVITY_REVISION_SQL: SqlOf<ActivityRevision> = {
+  revision: 'r.revision',
+  name: 'r.name',
+  slug: 'r.slug',
+  created_at: 'r.created_at',
+  updated_at: 'r.updated_at',
+  deleted_at: 'r.deleted_at',
+};
+
+const activityJson = (uuid: string, a: ActivityRevision) => ({
+  name: a.name,
+  slug: a.slug,
+  uuid,
+  revision: a.revision,
+  ...changeDates(a),
+});
+
+export const toActivityJson = (row: ActivityRow) =>
+  withParents(activityJson(row.uuid, row), row.parents, ACTIVITY_REVISION_SQL, (p) =>
+    activityJson(row.uuid, p),
+  );
+
+export const activityText = (row: ActivityRow) => JSON.stringify(toActivityJson(row));

@@ -1,0 +1,57 @@
+// Every route of the API, on one screen. Each resource's handlers are built from its own
+// service; `signedIn` authenticates the caller first.
+import { activityRoutes } from './activities/routes';
+import type { App } from './app';
+import { loginRoutes } from './auth/routes';
+import { signedIn } from './auth/session';
+import type { Handler } from './http/context';
+import { sendJson } from './http/respond';
+import { Router } from './http/router';
+import { projectRoutes } from './projects/routes';
+import { roleRoutes } from './roles/routes';
+import { timeRoutes } from './times/routes';
+import { userRoutes } from './users/routes';
+
+export function createRouter(app: App): Router<Handler> {
+  const auth = signedIn(app.authenticate);
+  const { login } = loginRoutes(app.login);
+  const roles = roleRoutes(app.roles);
+  const users = userRoutes(app.users);
+  const projects = projectRoutes(app.projects);
+  const activities = activityRoutes(app.activities);
+  const times = timeRoutes(app.times);
+
+  return new Router<Handler>()
+    .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' }))
+    .post('/v0/login', login)
+
+    .get('/v0/users/org-roles', auth(roles.list))
+    .post('/v0/users/org-roles', auth(roles.create))
+    .get('/v0/users/org-roles/:slug', auth(roles.get))
+    .post('/v0/users/org-roles/:slug', auth(roles.update))
+    .delete('/v0/users/org-roles/:slug', auth(roles.remove))
+
+    .get('/v0/users', auth(users.list))
+    .post('/v0/users', auth(users.create))
+    .get('/v0/users/:username', auth(users.get))
+    .post('/v0/users/:username', auth(users.update))
+    .delete('/v0/users/:username', auth(users.remove))
+
+    .get('/v0/projects', auth(projects.list))
+    .post('/v0/projects', auth(projects.create))
+    .get('/v0/projects/:slug', auth(projects.get))
+    .post('/v0/projects/:slug', auth(projects.update))
+    .delete('/v0/projects/:slug', auth(projects.remove))
+
+    .get('/v0/activities', auth(activities.list))
+    .post('/v0/activities', auth(activities.create))
+    .get('/v0/activities/:slug', auth(activities.get))
+    .post('/v0/activities/:slug', auth(activities.update))
+    .delete('/v0/activities/:slug', auth(activities.remove))
+
+    .get('/v0/times', auth(times.list))
+    .post('/v0/times', auth(times.create))
+    .get('/v0/times/:uuid', auth(times.get))
+    .post('/v0/times/:uuid', auth(times.update))
+    .delete('/v0/times/:uuid', auth(times.remove));
+}

@@ -1,0 +1,83 @@
+// A time entry as the API shows it (SPEC §4.3, §5): the one place its shape is written.
+// SQLite writes it (json_object) so that a listed time is one text column with no
+// JavaScript object made per row; the key list below is typed against TimeJson, so a
+// field added to one and not the other is a compile error.
+import { sqlDate } from '../dates';
+import type { SqlOf } from '../db/sql-json';
+import { jsonObjectSql } from '../db/sql-json';
+import { JsonText } from '../json-text';
+
+export interface TimeJson {
+  uuid: string;
+  revision: number;
+  duration: number;
+  user: string;
+  project: string[];
+  activities: string[];
+  date_worked: string;
+  issue_uri: string | null;
+  notes: string | null;
+  created_at: string;
+  updated_at: string | null;
+  deleted_at: string | null;
+}
+
+/** How each field is read from `row` (`t` = times, `r` = time_revisions). */
+export interface TimeJsonSources {
+  row: 't' | 'r';
+  /** SQL of a user id's username. */
+  usernameOf: (userId: string) => string;
+  /** SQL of a project id's slugs as a JSON array. */
+  projectSlugsOf: (projectId: string) => string;
+  /** SQL of the row's activity slugs as a JSON array. */
+  activitySlugs: string;
+}
+
+const timeFieldsSql = ({
+  row,
+  usernameOf,
+  projectSlugsOf,
+  activitySlugs,
+}: TimeJsonSources): SqlOf<TimeJson> => ({
+  uuid: 't.uuid', // revisions keep the time's uuid
+  revision: `${row}.revision`,
+  duration: `${row}.duration`,
+  user: usernameOf(`${row}.user_id`),
+  project: `json(${projectSlugsOf(`${row}.project_id`)})`,
+  activities: `json(${activitySlugs})`,
+  date_worked: `${row}.date_worked`,
+  issue_uri: `${row}.issue_uri`,
+  notes: `${row}.notes`,
+  created_at: sqlDate(`${row}.created_at`),
+  updated_at: sqlDate(`${row}.updated_at`),
+  deleted_at: sqlDate(`${row}.deleted_at`),
+});
+
+/**
+ * SQL of a time's API JSON (FROM times t), with `parents` — its revisions newest first,
+ * read FROM time_revisions r by `revisions` — when asked for.
+ */
+export function timeJsonSql(
+  current: TimeJsonSources,
+  revisions: TimeJsonSources,
+  withParents: boolean,
+): string {
+  const fields = timeFieldsSql(current);
+  if (!withParents) return jsonObjectSql(fields);
+  const parents = `(SELECT json_group_array(${jsonObjectSql(timeFieldsSql(revisions))}
+      ORDER BY r.revision DESC) FROM time_revisions r WHERE r.time_id = t.id)`;
+  return jsonObjectSql<TimeJson & { parents: unknown }>({
+    ...fields,
+    parents: `json(${parents})`,
+  });
+}
+
+/** A time as the list and single queries return it: its API JSON. */
+export interface TimeRow {
+  json: string;
+}
+
+/** The response body of a time row, sent as SQLite wrote it. */
+export const timeJsonText = (row: TimeRow) => new JsonText(row.json);
+
+export const timeText = (row: TimeRow) => row.json;
