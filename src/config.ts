@@ -32,6 +32,7 @@ export interface Config {
   defaultLimit: number;
   loginMaxFailures: number;
   loginWindowSeconds: number;
+  lockWaitSeconds: number;
   corsOrigins: readonly string[];
   logLevel: LogLevel;
 }
@@ -169,6 +170,13 @@ export const SETTINGS = [
     describe: 'throttling window in seconds (0 disables)',
   },
   {
+    flag: 'lock-wait',
+    env: 'TIMETRACK_LOCK_WAIT',
+    default: '10',
+    describe:
+      "seconds a write waits for another process's write lock (without blocking other requests) before answering 503",
+  },
+  {
     flag: 'cors-origins',
     env: 'TIMETRACK_CORS_ORIGINS',
     default: '*',
@@ -233,6 +241,7 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
     defaultLimit: int('default-limit', 0, Number.MAX_SAFE_INTEGER),
     loginMaxFailures: int('login-max-failures', 0, 1_000_000),
     loginWindowSeconds: int('login-window', 0, 365 * 86400),
+    lockWaitSeconds: int('lock-wait', 0, 3600),
     corsOrigins: str('cors-origins')
       .split(',')
       .map((o) => o.trim())

@@ -94,3 +94,9 @@ export const badQueryValue = (key: string, value: string) =>
 // 12
 export const usernameAlreadyExists = (name: string) =>
   new ApiError(409, 'Username already exists', `Username ${name} already exists`, [name]);
+
+// Not a SPEC §7 kind: the server cannot take the request now, and says when to retry.
+export const serviceUnavailable = (text: string, retryAfterSeconds: number) =>
+  new ApiError(503, 'Service unavailable', text, undefined, {
+    'Retry-After': String(retryAfterSeconds),
+  });

@@ -8,10 +8,10 @@ import { type App, createApp } from './app';
 import { createPasswordHasher } from './auth/password';
 import { type Config, ConfigError } from './config';
 import { migrate } from './db/migrate';
-import { type Db, openDatabase } from './db/open';
+import { type Db, openDatabase, WriteLockBusy, whenWriteLockFree } from './db/open';
 import { createReaderPool } from './db/readers';
 import { ensureSecretKey } from './db/settings';
-import { ApiError, serverError } from './errors';
+import { ApiError, serverError, serviceUnavailable } from './errors';
 import type { Ctx, Handler } from './http/context';
 import { answerPreflight, applyCors } from './http/cors';
 import { sendError } from './http/respond';
@@ -81,9 +81,14 @@ async function handle(
     if (match.kind === 'not-found') throw endpointNotFound();
     if (match.kind === 'method-not-allowed') throw endpointMethodNotAllowed(match.allow);
     ctx.params = match.params;
-    await match.handler(ctx);
+    // A write that finds another process's write lock (the CLI, a second server) did
+    // nothing and is run again until the lock is free or the wait is over: meanwhile the
+    // event loop answers other requests. The body was read once and is kept in ctx.
+    await whenWriteLockFree(() => match.handler(ctx), app.config.lockWaitSeconds * 1000);
   } catch (err) {
-    if (err instanceof ApiError) {
+    if (err instanceof WriteLockBusy) {
+      sendError(res, serviceUnavailable('The database is busy; try again shortly', 1));
+    } else if (err instanceof ApiError) {
       if (err.status === 413) res.setHeader('Connection', 'close'); // the rest is not read
       sendError(res, err);
     } else if (req.destroyed && !req.complete) {
@@ -126,6 +131,8 @@ export interface StartOptions {
   timeouts?: ServerTimeouts;
 }
 
+const SERVE_BUSY_TIMEOUT_MS = 20;
+
 /** --db names a file that cannot be opened (no such directory, not SQLite): one line. */
 function openConfiguredDatabase(file: string): Db {
   try {
@@ -151,6 +158,9 @@ export async function startServer(
     { config, db, users, passwords },
     options.announce ?? ((line) => process.stderr.write(`${line}\n`)),
   );
+  // From here on a statement blocks the event loop at most this long on another
+  // process's lock; writes then wait asynchronously (whenWriteLockFree).
+  db.pragma(`busy_timeout = ${SERVE_BUSY_TIMEOUT_MS}`);
   const app = createApp({ config, log, db, readers, passwords, secretKey });
   const server = createHttpServer(app, options.timeouts);
   await new Promise<void>((resolve, reject) => {

@@ -57,10 +57,10 @@ export function createLoginThrottle(
       });
     },
     succeeded(username) {
-      if (counted(username)) remove.run(username);
+      if (counted(username)) writeTransaction(db, () => remove.run(username));
     },
     undecided(username) {
-      if (counted(username)) giveBack.run(username);
+      if (counted(username)) writeTransaction(db, () => giveBack.run(username));
     },
   };
 }

@@ -8,7 +8,11 @@ export interface OpenOptions {
   readonly?: boolean;
 }
 
-/** How long a writer waits for another process's write lock before giving up. */
+/**
+ * How long a statement blocks waiting for another process's lock before SQLITE_BUSY. The
+ * one-shot CLI commands keep it; `serve` lowers it once started and waits asynchronously
+ * instead (whenWriteLockFree), so other requests keep being answered meanwhile.
+ */
 export const BUSY_TIMEOUT_MS = 10_000;
 
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
@@ -27,12 +31,54 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
 }
 
 /**
- * Runs fn in a transaction that takes the write lock up front (BEGIN IMMEDIATE), so
- * concurrent writers — other requests' writes in other processes — queue on busy_timeout
- * instead of failing halfway with SQLITE_BUSY.
+ * Another process holds the write lock: thrown by writeTransaction before anything was
+ * done, so the whole operation may simply be run again.
+ */
+export class WriteLockBusy extends Error {
+  constructor() {
+    super('the database is locked by another process');
+  }
+}
+
+const isBusy = (err: unknown) =>
+  /^SQLITE_BUSY/.test(String((err as { code?: unknown } | null)?.code ?? ''));
+
+/**
+ * Runs fn in a transaction that takes the write lock up front (BEGIN IMMEDIATE), so a
+ * transaction never fails halfway with SQLITE_BUSY: either the lock is had (after at most
+ * busy_timeout) and all of fn runs, or WriteLockBusy is thrown and nothing was done.
+ * Inside another transaction it is a savepoint of that one.
  */
 export function writeTransaction<T>(db: Db, fn: () => T): T {
-  return db.transaction(fn).immediate();
+  const outermost = !db.inTransaction;
+  try {
+    return db.transaction(fn).immediate();
+  } catch (err) {
+    if (outermost && !db.inTransaction && isBusy(err)) throw new WriteLockBusy();
+    throw err;
+  }
+}
+
+/**
+ * Runs `operation`, and again after a pause (10 ms, doubling to 200 ms) each time it
+ * finds the write lock held by another process, for up to `waitMs` in all; then rethrows
+ * WriteLockBusy. The pauses leave the event loop free for other requests.
+ */
+export async function whenWriteLockFree<T>(
+  operation: () => T | Promise<T>,
+  waitMs: number,
+): Promise<T> {
+  const deadline = Date.now() + waitMs;
+  let pause = 10;
+  for (;;) {
+    try {
+      return await operation();
+    } catch (err) {
+      if (!(err instanceof WriteLockBusy) || Date.now() + pause > deadline) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(pause * 2, 200);
+  }
 }
 
 /** Caches prepared statements per connection: each SQL text is prepared once. */
