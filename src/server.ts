@@ -53,15 +53,40 @@ export function createHttpServer(app: App, timeouts: ServerTimeouts = DEFAULT_TI
 }
 
 /**
- * The request target as a URL. Always read as a path: `new URL('//x', base)` would take
- * `x` for a host and throws on `//[` — outside the error path, that crashed the process.
+ * The request target split into the raw path it is routed on and its query string,
+ * with plain string operations (cheaper than `new URL()`). The path is used as sent: no
+ * dot-segment removal, so `.`, `..`, `%2E` are just characters of a path parameter (`.`
+ * is a well-formed username), and `/a/../b` is not `/b`. A target that is not a path
+ * (`*`, `x`) is read as one; `//x` stays a path (new URL() took `x` for a host and threw
+ * on `//[`, outside the error path, which crashed the process).
  */
-function requestUrl(target: string | undefined): URL {
-  try {
-    return new URL(`http://localhost${target?.startsWith('/') ? target : `/${target ?? ''}`}`);
-  } catch {
-    return new URL('http://localhost/');
-  }
+function splitTarget(target: string | undefined): { path: string; search: string } {
+  let t = target ?? '';
+  const hash = t.indexOf('#');
+  if (hash >= 0) t = t.slice(0, hash);
+  const q = t.indexOf('?');
+  let path = q < 0 ? t : t.slice(0, q);
+  const search = q < 0 ? '' : t.slice(q + 1);
+  if (path.charCodeAt(0) !== 0x2f /* / */) path = `/${path}`;
+  return { path, search };
+}
+
+/**
+ * ctx.url, built only when a handler reads it (a list's next-page Link). List routes are
+ * literal paths, which URL parsing leaves as they are.
+ */
+function lazyUrl(path: string, search: string): () => URL {
+  let url: URL | undefined;
+  return () => {
+    if (!url) {
+      try {
+        url = new URL(`http://localhost${path}?${search}`);
+      } catch {
+        url = new URL(`http://localhost/?${search}`);
+      }
+    }
+    return url;
+  };
 }
 
 async function handle(
@@ -71,12 +96,23 @@ async function handle(
   res: ServerResponse,
 ) {
   const started = performance.now();
-  const url = requestUrl(req.url);
-  const ctx: Ctx = { req, res, url, query: url.searchParams, params: {}, app };
+  const { path, search } = splitTarget(req.url);
+  const query = new URLSearchParams(search);
+  const url = lazyUrl(path, search);
+  const ctx: Ctx = {
+    req,
+    res,
+    get url() {
+      return url();
+    },
+    query,
+    params: {},
+    app,
+  };
   try {
     applyCors(req, res, app.config.corsOrigins);
     if (req.method === 'OPTIONS') return answerPreflight(res);
-    const match = router.match(req.method ?? 'GET', url.pathname);
+    const match = router.match(req.method ?? 'GET', path);
     if (match.kind === 'not-found') throw endpointNotFound();
     if (match.kind === 'method-not-allowed') throw endpointMethodNotAllowed(match.allow);
     ctx.params = match.params;
@@ -93,7 +129,7 @@ async function handle(
     } else {
       app.log.error('unexpected error', {
         method: req.method,
-        path: url.pathname,
+        path,
         error: err instanceof Error ? err.stack : String(err),
       });
       sendError(res, serverError());
@@ -101,7 +137,7 @@ async function handle(
   } finally {
     app.log.info('request', {
       method: req.method,
-      path: url.pathname,
+      path,
       status: res.statusCode,
       ms: Math.round((performance.now() - started) * 10) / 10,
       user: ctx.actor?.username ?? null,

@@ -1,0 +1,108 @@
+// Issue 19, "Hardening, round 2": the HTTP items. Requests that fetch() cannot express
+// (unnormalised paths, absolute-form targets, a body after a HEAD) go out as raw bytes
+// over node:net, so the server sees exactly the request target written here.
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { invalidUsernameBody, notFoundBody } from './helpers/errors';
+import { createProject } from './helpers/factories';
+import { bcryptHash, startTestServer, type TestServer } from './helpers/server';
+
+interface RawReply {
+  status: number;
+  headers: Map<string, string>;
+  /** Every byte after the header block, as text (chunked framing left in place). */
+  body: string;
+}
+
+/** Sends one request as written (`Connection: close`) and reads the reply to the close. */
+function raw(
+  server: TestServer,
+  method: string,
+  target: string,
+  options: { headers?: Record<string, string>; body?: string } = {},
+): Promise<RawReply> {
+  const { hostname, port } = new URL(server.url);
+  const headers: Record<string, string> = {
+    Host: 'timetrack.invalid',
+    Connection: 'close',
+    ...options.headers,
+  };
+  if (options.body !== undefined)
+    headers['Content-Length'] = String(Buffer.byteLength(options.body));
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(port), hostname, () => {
+      socket.end(`${method} ${target} HTTP/1.1\r\n${head}\r\n${options.body ?? ''}`);
+    });
+    socket.on('data', (d) => chunks.push(d));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const end = text.indexOf('\r\n\r\n');
+      assert.ok(end > 0, `no complete reply to ${method} ${target}: ${JSON.stringify(text)}`);
+      const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n');
+      const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1]);
+      const map = new Map<string, string>();
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        map.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
+      }
+      resolve({ status, headers: map, body: text.slice(end + 4) });
+    });
+  });
+}
+
+const json = (reply: RawReply): unknown => JSON.parse(reply.body);
+
+describe('hardening round 2: HTTP', () => {
+  let server: TestServer;
+  let token: string;
+  before(async () => {
+    server = await startTestServer();
+    token = server.adminToken;
+  });
+  after(() => server.close());
+
+  describe('item 9: usernames . and .. (routing on the raw path)', () => {
+    for (const segment of ['.', '..', '%2E', '%2e', '%2E%2E', '.%2e', './']) {
+      it(`GET /v0/users/${segment} reaches the user route, not the list`, async () => {
+        const res = await raw(server, 'GET', `/v0/users/${segment}?token=${token}`);
+        assert.equal(res.status, 404, res.body);
+        assert.deepEqual(json(res), notFoundBody('user'));
+      });
+    }
+
+    it('DELETE and POST /v0/users/. reach the user route too (not 405 of the list)', async () => {
+      const del = await raw(server, 'DELETE', `/v0/users/.?token=${token}`);
+      assert.deepEqual(json(del), notFoundBody('user'));
+      const post = await raw(server, 'POST', '/v0/users/..', {
+        body: JSON.stringify({ auth: { type: 'token', token }, object: { meta: 'x' } }),
+      });
+      assert.deepEqual(json(post), notFoundBody('user'));
+    });
+
+    it('does not remove dot-segments: /v0/users/../projects is no route', async () => {
+      await createProject(server);
+      const res = await raw(server, 'GET', `/v0/users/../projects?token=${token}`);
+      assert.equal(res.status, 404);
+      assert.deepEqual(json(res), notFoundBody('endpoint'));
+    });
+
+    for (const username of ['.', '..']) {
+      it(`refuses to create the user ${username} (kind 6)`, async () => {
+        const res = await server.api.post('/users', token, {
+          username,
+          password: bcryptHash('a password'),
+        });
+        assert.equal(res.status, 401);
+        assert.deepEqual(res.body, invalidUsernameBody(username));
+        const get = await raw(server, 'GET', `/v0/users/${username}?token=${token}`);
+        assert.deepEqual(json(get), notFoundBody('user'));
+      });
+    }
+  });
+});
