@@ -58,7 +58,9 @@ export function createHttpServer(app: App, timeouts: ServerTimeouts = DEFAULT_TI
  * dot-segment removal, so `.`, `..`, `%2E` are just characters of a path parameter (`.`
  * is a well-formed username), and `/a/../b` is not `/b`. A target that is not a path
  * (`*`, `x`) is read as one; `//x` stays a path (new URL() took `x` for a host and threw
- * on `//[`, outside the error path, which crashed the process).
+ * on `//[`, outside the error path, which crashed the process). The absolute form
+ * `http://host/path?query` (RFC 9112 §3.2.2) gives its path and query; its host does
+ * not matter.
  */
 function splitTarget(target: string | undefined): { path: string; search: string } {
   let t = target ?? '';
@@ -67,9 +69,15 @@ function splitTarget(target: string | undefined): { path: string; search: string
   const q = t.indexOf('?');
   let path = q < 0 ? t : t.slice(0, q);
   const search = q < 0 ? '' : t.slice(q + 1);
-  if (path.charCodeAt(0) !== 0x2f /* / */) path = `/${path}`;
+  if (path.charCodeAt(0) !== 0x2f /* / */) {
+    const authority = ABSOLUTE_FORM.exec(path);
+    path = authority ? path.slice(authority[0].length) || '/' : `/${path}`;
+  }
   return { path, search };
 }
+
+/** `http://` or `https://` (any letter case) and the authority, up to the path. */
+const ABSOLUTE_FORM = /^https?:\/\/[^/]*/i;
 
 /**
  * ctx.url, built only when a handler reads it (a list's next-page Link). List routes are

@@ -105,4 +105,26 @@ describe('hardening round 2: HTTP', () => {
       });
     }
   });
+
+  describe('item 13: absolute-form request targets (RFC 9112 §3.2.2)', () => {
+    it('GET http://host/health answers like GET /health', async () => {
+      const res = await raw(server, 'GET', 'http://timetrack.invalid/health');
+      assert.equal(res.status, 200);
+      assert.deepEqual(json(res), { status: 'ok' });
+    });
+
+    it('uses the path and query of the absolute form; the host in it does not matter', async () => {
+      const res = await raw(
+        server,
+        'GET',
+        `HTTPS://elsewhere.example:4443/v0/users/admin?token=${token}`,
+      );
+      assert.equal(res.status, 200, res.body);
+      assert.equal((json(res) as { username: string }).username, 'admin');
+      const noPath = await raw(server, 'GET', 'http://timetrack.invalid');
+      assert.deepEqual(json(noPath), notFoundBody('endpoint'));
+      const noToken = await raw(server, 'GET', 'http://timetrack.invalid/v0/users');
+      assert.equal(noToken.status, 401);
+    });
+  });
 });
