@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { createRouter } from '../src/http/routes';
 import { invalidUsernameBody, notFoundBody } from './helpers/errors';
-import { createProject } from './helpers/factories';
+import { createActivity, createProject, createRole } from './helpers/factories';
 import { bcryptHash, startTestServer, type TestServer } from './helpers/server';
 
 interface RawReply {
@@ -104,6 +105,91 @@ describe('hardening round 2: HTTP', () => {
         assert.deepEqual(json(get), notFoundBody('user'));
       });
     }
+  });
+
+  describe('item 11: HEAD works wherever GET does', () => {
+    it('HEAD /health: 200, the headers of GET, no body', async () => {
+      const get = await raw(server, 'GET', '/health');
+      const head = await raw(server, 'HEAD', '/health');
+      assert.equal(head.status, 200);
+      assert.equal(head.body, '');
+      assert.equal(head.headers.get('content-type'), 'application/json; charset=utf-8');
+      assert.equal(head.headers.get('content-length'), String(Buffer.byteLength(get.body)));
+    });
+
+    it('answers HEAD on every GET route with the status and headers of GET, no body', async () => {
+      const role = await createRole(server);
+      const activity = await createActivity(server);
+      const project = await createProject(server, {
+        default_activity: activity.slug,
+        users: { admin: { member: true } },
+      });
+      const time = await server.api.post('/times', token, {
+        duration: 60,
+        user: 'admin',
+        project: project.slugs[0],
+        date_worked: '2024-02-05',
+      });
+      assert.equal(time.status, 200, time.text);
+      const ids: Record<string, string> = {
+        ':username': 'admin',
+        ':slug': '',
+        ':uuid': (time.body as { uuid: string }).uuid,
+      };
+      const slugFor = (pattern: string) =>
+        pattern.startsWith('/v0/users/org-roles')
+          ? role.slug
+          : pattern.startsWith('/v0/projects')
+            ? (project.slugs[0] as string)
+            : activity.slug;
+      const gets = createRouter()
+        .list()
+        .filter((r) => r.method === 'GET');
+      assert.ok(gets.length >= 10);
+      for (const { pattern } of gets) {
+        const path = pattern.replace(/:\w+/g, (p) => (p === ':slug' ? slugFor(pattern) : ids[p]!));
+        // A hit, a miss, and a refusal for want of a token: HEAD mirrors GET in each.
+        const targets = [`${path}?token=${token}`, path];
+        if (path !== pattern)
+          targets.push(`${path.replace(/[^/]+$/, 'nonexistent-1')}?token=${token}`);
+        for (const target of targets) {
+          const get = await raw(server, 'GET', target);
+          const head = await raw(server, 'HEAD', target);
+          assert.equal(head.status, get.status, target);
+          assert.equal(head.body, '', target);
+          for (const [name, value] of get.headers) {
+            if (name === 'date') continue;
+            assert.equal(head.headers.get(name), value, `${target}: header ${name}`);
+          }
+        }
+      }
+    });
+
+    it('HEAD of a streamed list answers its headers and no body', async () => {
+      // skip past the end takes the streamed path (count, then rows as they come).
+      const target = `/v0/activities?skip=100000&token=${token}`;
+      const get = await raw(server, 'GET', target);
+      const head = await raw(server, 'HEAD', target);
+      assert.equal(get.status, 200);
+      assert.equal(head.status, 200);
+      assert.equal(head.body, '');
+      assert.equal(head.headers.get('x-total-count'), get.headers.get('x-total-count'));
+      assert.equal(head.headers.get('content-type'), get.headers.get('content-type'));
+    });
+
+    it('lists HEAD in Allow wherever GET is allowed', async () => {
+      const cases: [string, string, string][] = [
+        ['DELETE', '/health', 'GET, HEAD'],
+        ['PUT', '/v0/users', 'GET, HEAD, POST'],
+        ['PATCH', '/v0/times/00000000-0000-4000-8000-000000000000', 'GET, HEAD, POST, DELETE'],
+        ['HEAD', '/v0/login', 'POST'],
+      ];
+      for (const [method, target, allow] of cases) {
+        const res = await raw(server, method, target);
+        assert.equal(res.status, 405, `${method} ${target}`);
+        assert.equal(res.headers.get('allow'), allow, `${method} ${target}`);
+      }
+    });
   });
 
   describe('item 13: absolute-form request targets (RFC 9112 §3.2.2)', () => {

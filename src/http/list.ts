@@ -63,6 +63,7 @@ export async function streamList<Row>(
         .get(...list.params),
     );
     startJsonStream(res, 200, { 'X-Total-Count': String(total), ...linkHeader(total) });
+    if (res.req.method === 'HEAD') return void res.end(); // no body: the rest is not read
     const wantsMore = !ended && (limit === 0 || limit > first.length);
     const rest = wantsMore
       ? (page.iterate(
