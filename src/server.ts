@@ -190,12 +190,28 @@ export async function startServer(
   const passwords = createPasswordHasher();
   const readers = createReaderPool(config.db);
   const app = createApp({ config, log, db, readers, passwords, secretKey });
-  await ensureFirstAdmin(app, options.announce ?? ((line) => process.stderr.write(`${line}\n`)));
   const server = createHttpServer(app, options.timeouts);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  // Listening comes first: a server that cannot listen (a host that does not resolve,
+  // a port in use) creates no first admin and announces no password.
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (err) {
+    await passwords.close();
+    readers.close();
+    db.close();
+    throw new ConfigError(
+      `cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`,
+    );
+  }
+  try {
+    await ensureFirstAdmin(app, options.announce ?? ((line) => process.stderr.write(`${line}\n`)));
+  } catch (err) {
+    server.close();
+    throw err;
+  }
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   log.info('listening', { url: `http://${host}:${port}`, db: config.db });

@@ -5,12 +5,13 @@ import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Db } from '../db/open';
 import { migrations } from '../embedded';
-import { CliError, openForCommand } from './cli';
+import { CliError, openForCommand, refuseDirectory } from './cli';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportLine } from './export';
 import { createRowWriter, firstNonEmptyTable, RowShapeError } from './instance-tables';
 
 export async function importCommand(opts: { db: string; file: string }): Promise<string> {
   if (!existsSync(opts.file)) throw new CliError(`no file ${opts.file}`);
+  refuseDirectory(opts.file, 'an export file');
   const reader = createInterface({
     input: createReadStream(opts.file, 'utf8'),
     crlfDelay: Number.POSITIVE_INFINITY,
