@@ -1,7 +1,7 @@
 // Issue 19, "Hardening, round 2": the command-line items, run from source as child
 // processes (node --import tsx src/main.ts), the way test/cli.test.ts runs them.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -59,4 +59,62 @@ describe('hardening round 2: command line', () => {
       }
     });
   });
+
+  describe('item 14: admin import reads line by line, at most 16 MiB a line', () => {
+    const LIMIT = 16 * 1024 * 1024;
+
+    it('admin import /dev/zero stops at the limit of line 1 and creates nothing', async () => {
+      const db = join(tempDir(), 'zero.db');
+      const res = await runCli(['admin', 'import', '/dev/zero', '--db', db]);
+      assertUserError(res, /^timetrack: \/dev\/zero line 1 is longer than 16 MiB/);
+      assert.equal(existsSync(db), false);
+    });
+
+    it('a line over the limit fails naming its number; nothing is imported', async () => {
+      const dir = tempDir();
+      const source = join(dir, 'source.db');
+      const created = await runCli(
+        ['admin', 'create-user', 'alice', '--db', source, '--password-stdin'],
+        { input: 'a good password\n' },
+      );
+      assert.equal(created.code, 0, created.stderr);
+      const file = join(dir, 'export.jsonl');
+      const exported = await runCli(['admin', 'export', '--db', source, '--output', file]);
+      assert.equal(exported.code, 0, exported.stderr);
+
+      // Exactly the limit is read (and refused as JSON); one byte more is not read.
+      const atLimit = join(dir, 'at-limit.jsonl');
+      writeFileSync(atLimit, '');
+      appendFileSync(atLimit, `${readHeader(file)}\n${'x'.repeat(LIMIT)}\n`);
+      const read = await runCli(['admin', 'import', atLimit, '--db', join(dir, 'a.db')]);
+      assertUserError(read, /at-limit\.jsonl line 2: not a \{"table", "row"\} object/);
+
+      const lines = readLines(file);
+      assert.ok(lines.length >= 2, 'a header and rows');
+      const tooLong = join(dir, 'too-long.jsonl');
+      writeFileSync(tooLong, `${lines.join('\n')}\n`);
+      appendFileSync(tooLong, `${'x'.repeat(LIMIT + 1)}\n${lines[1]}\n`);
+      const target = join(dir, 'target.db');
+      const res = await runCli(['admin', 'import', tooLong, '--db', target]);
+      assertUserError(
+        res,
+        new RegExp(`too-long\\.jsonl line ${lines.length + 1} is longer than 16 MiB`),
+      );
+      const db = new Database(target, { readonly: true });
+      try {
+        assert.equal(db.prepare('SELECT count(*) FROM users').pluck().get(), 0);
+        assert.equal(db.prepare('SELECT count(*) FROM settings').pluck().get(), 0);
+      } finally {
+        db.close();
+      }
+    });
+  });
 });
+
+function readLines(file: string): string[] {
+  return readFileSync(file, 'utf8').trimEnd().split('\n');
+}
+
+function readHeader(file: string): string {
+  return readLines(file)[0] as string;
+}
