@@ -215,6 +215,9 @@ export function main(args: string[]): void {
     .version(`${v} (${commit})`)
     .help()
     .alias('h', 'help')
+    // The terminal's full width, and no wrapping when the output is not a terminal: the
+    // executable bundles yargs' ESM build, whose wrapping splits words at the margin.
+    .wrap(process.stdout.isTTY ? process.stdout.columns : null)
     .fail((msg, err, y) => {
       if (err) reportAndExit(err);
       process.stderr.write(`${y.help()}\n\n${msg}\n`);

@@ -1,11 +1,14 @@
 // Issue 19, "Hardening, round 2": the command-line items, run from source as child
-// processes (node --import tsx src/main.ts), the way test/cli.test.ts runs them.
+// processes (node --import tsx src/main.ts), the way test/cli.test.ts runs them; the
+// --help check also runs the built executable (its bundle wrapped help differently).
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { assertUserError, runCli } from './helpers/cli';
+import { SETTINGS } from '../src/config';
+import { assertUserError, childEnv, runCli } from './helpers/cli';
 import { tempDir } from './helpers/server';
 
 describe('hardening round 2: command line', () => {
@@ -108,6 +111,63 @@ describe('hardening round 2: command line', () => {
         db.close();
       }
     });
+  });
+
+  describe('item 15: --help into a pipe splits no word', () => {
+    const settings = SETTINGS.filter((s) => !('envOnly' in s && s.envOnly));
+    const cases: [string[], string[]][] = [
+      [
+        ['--help'],
+        [
+          'administer an instance: users, passwords, backups',
+          'copy a database of the old TimeSync reference server into a new, empty database',
+        ],
+      ],
+      [
+        ['admin', '--help'],
+        [
+          'create a user directly in the database (works while the server runs)',
+          "reset a user's password (e.g. a locked-out admin)",
+          'write a consistent copy of the database, also while the server runs',
+          'write the whole instance as JSON lines (includes password hashes and the signing key)',
+          'check the database: SQLite integrity, foreign keys, revision chains, live slugs',
+        ],
+      ],
+      [
+        ['serve', '--help'],
+        [
+          ...settings.map((s) => `${s.describe} [env ${s.env}]`),
+          'Secrets come only from the environment: TIMETRACK_SECRET_KEY, TIMETRACK_LDAP_BIND_PASSWORD, TIMETRACK_ADMIN_PASSWORD.',
+        ],
+      ],
+    ];
+    const BUILT = join(__dirname, '..', 'dist', 'timetrack');
+    const runners: [string, (args: string[]) => Promise<string>, string | false][] = [
+      ['from source', async (args) => (await runCli(args)).stdout, false],
+      [
+        'the executable',
+        (args) =>
+          new Promise((resolve, reject) =>
+            execFile(BUILT, args, { env: childEnv() }, (err, stdout) =>
+              err ? reject(err) : resolve(stdout),
+            ),
+          ),
+        !existsSync(BUILT) && 'dist/timetrack is missing: run `npm run build` first',
+      ],
+    ];
+    for (const [name, run, skip] of runners) {
+      for (const [args, descriptions] of cases) {
+        it(`timetrack ${args.join(' ')} | cat, ${name}: every description intact`, {
+          skip,
+        }, async () => {
+          const out = await run(args);
+          // Lines joined again: a break between words becomes a space, one inside a word
+          // leaves the word in two pieces.
+          const joined = out.replace(/[ \t]*\n[ \t]*/g, ' ');
+          for (const text of descriptions) assert.ok(joined.includes(text), `${text}\n${out}`);
+        });
+      }
+    }
   });
 });
 
