@@ -215,8 +215,8 @@ export function main(args: string[]): void {
     .version(`${v} (${commit})`)
     .help()
     .alias('h', 'help')
-    // The terminal's full width, and no wrapping when the output is not a terminal: the
-    // executable bundles yargs' ESM build, whose wrapping splits words at the margin.
+    // The terminal's full width; into a pipe or a file, no wrapping at all (one line per
+    // description, for grep, and no word split at a margin nobody sees).
     .wrap(process.stdout.isTTY ? process.stdout.columns : null)
     .fail((msg, err, y) => {
       if (err) reportAndExit(err);

@@ -113,7 +113,7 @@ describe('hardening round 2: command line', () => {
     });
   });
 
-  describe('item 15: --help into a pipe splits no word', () => {
+  describe('item 15: --help splits no word', () => {
     const settings = SETTINGS.filter((s) => !('envOnly' in s && s.envOnly));
     const cases: [string[], string[]][] = [
       [
@@ -143,9 +143,9 @@ describe('hardening round 2: command line', () => {
     ];
     const BUILT = join(__dirname, '..', 'dist', 'timetrack');
     const runners: [string, (args: string[]) => Promise<string>, string | false][] = [
-      ['from source', async (args) => (await runCli(args)).stdout, false],
+      ['from source, piped', async (args) => (await runCli(args)).stdout, false],
       [
-        'the executable',
+        'the executable, piped',
         (args) =>
           new Promise((resolve, reject) =>
             execFile(BUILT, args, { env: childEnv() }, (err, stdout) =>
@@ -154,10 +154,30 @@ describe('hardening round 2: command line', () => {
           ),
         !existsSync(BUILT) && 'dist/timetrack is missing: run `npm run build` first',
       ],
+      [
+        // On a terminal the help is wrapped to its width, at words.
+        'the executable on a 120-column terminal',
+        (args) =>
+          new Promise((resolve, reject) =>
+            execFile(
+              '/usr/bin/script',
+              [
+                '-qec',
+                `stty cols 120; exec ${[BUILT, ...args].map((a) => `'${a}'`).join(' ')}`,
+                '/dev/null',
+              ],
+              { env: childEnv() },
+              (err, stdout) => (err ? reject(err) : resolve(stdout.replace(/\r/g, ''))),
+            ),
+          ),
+        !existsSync(BUILT)
+          ? 'dist/timetrack is missing: run `npm run build` first'
+          : !existsSync('/usr/bin/script') && 'needs util-linux script for a terminal',
+      ],
     ];
     for (const [name, run, skip] of runners) {
       for (const [args, descriptions] of cases) {
-        it(`timetrack ${args.join(' ')} | cat, ${name}: every description intact`, {
+        it(`timetrack ${args.join(' ')}, ${name}: every description intact`, {
           skip,
         }, async () => {
           const out = await run(args);
