@@ -63,6 +63,9 @@ await build({
   // src/embedded.ts only requires esbuild when NOT bundled (to bundle the worker from
   // source); the executable never takes that branch and must not carry esbuild.
   external: ['esbuild'],
+  // yargs' CommonJS build, as `tsx src/main.ts` runs it: its ESM build (what an `import`
+  // resolves to) wraps help text by characters, splitting words (yargs issue 2112).
+  alias: { yargs: require.resolve('yargs') },
   define: {
     __TIMETRACK_EMBEDDED__: JSON.stringify({ version, commit, migrations, bcryptWorker }),
   },

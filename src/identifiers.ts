@@ -10,8 +10,12 @@ export const isSlug = (s: string): boolean => s.length <= 64 && SLUG.test(s) && 
 export const isUsername = (s: string): boolean => USERNAME.test(s);
 export const isUuid = (s: string): boolean => UUID.test(s);
 
-/** `org-roles` is a path under /users, so it can never be a username. */
-export const RESERVED_USERNAMES: readonly string[] = ['org-roles'];
+/**
+ * Well-formed but never a username: `org-roles` is a path under /users, and `.` and `..`
+ * are dot-segments, which URL tools (browsers, fetch, curl, proxies) remove from a path
+ * before it is sent, so /users/. could not reach such a user.
+ */
+export const RESERVED_USERNAMES: readonly string[] = ['org-roles', '.', '..'];
 
 /** The rule for a new account's username: the username shape, and not reserved. */
 export const isNewUsername = (s: string): boolean =>

@@ -215,6 +215,9 @@ export function main(args: string[]): void {
     .version(`${v} (${commit})`)
     .help()
     .alias('h', 'help')
+    // The terminal's full width; into a pipe or a file, no wrapping at all (one line per
+    // description, for grep, and no word split at a margin nobody sees).
+    .wrap(process.stdout.isTTY ? process.stdout.columns : null)
     .fail((msg, err, y) => {
       if (err) reportAndExit(err);
       process.stderr.write(`${y.help()}\n\n${msg}\n`);

@@ -54,15 +54,48 @@ export function createHttpServer(app: App, timeouts: ServerTimeouts = DEFAULT_TI
 }
 
 /**
- * The request target as a URL. Always read as a path: `new URL('//x', base)` would take
- * `x` for a host and throws on `//[` — outside the error path, that crashed the process.
+ * The request target split into the raw path it is routed on and its query string,
+ * with plain string operations (cheaper than `new URL()`). The path is used as sent: no
+ * dot-segment removal, so `.`, `..`, `%2E` are just characters of a path parameter (`.`
+ * is a well-formed username), and `/a/../b` is not `/b`. A target that is not a path
+ * (`*`, `x`) is read as one; `//x` stays a path (new URL() took `x` for a host and threw
+ * on `//[`, outside the error path, which crashed the process). The absolute form
+ * `http://host/path?query` (RFC 9112 §3.2.2) gives its path and query; its host does
+ * not matter.
  */
-function requestUrl(target: string | undefined): URL {
-  try {
-    return new URL(`http://localhost${target?.startsWith('/') ? target : `/${target ?? ''}`}`);
-  } catch {
-    return new URL('http://localhost/');
+function splitTarget(target: string | undefined): { path: string; search: string } {
+  let t = target ?? '';
+  const hash = t.indexOf('#');
+  if (hash >= 0) t = t.slice(0, hash);
+  const q = t.indexOf('?');
+  let path = q < 0 ? t : t.slice(0, q);
+  const search = q < 0 ? '' : t.slice(q + 1);
+  if (path.charCodeAt(0) !== 0x2f /* / */) {
+    const authority = ABSOLUTE_FORM.exec(path);
+    path = authority ? path.slice(authority[0].length) || '/' : `/${path}`;
   }
+  return { path, search };
+}
+
+/** `http://` or `https://` (any letter case) and the authority, up to the path. */
+const ABSOLUTE_FORM = /^https?:\/\/[^/]*/i;
+
+/**
+ * ctx.url, built only when a handler reads it (a list's next-page Link). List routes are
+ * literal paths, which URL parsing leaves as they are.
+ */
+function lazyUrl(path: string, search: string): () => URL {
+  let url: URL | undefined;
+  return () => {
+    if (!url) {
+      try {
+        url = new URL(`http://localhost${path}?${search}`);
+      } catch {
+        url = new URL(`http://localhost/?${search}`);
+      }
+    }
+    return url;
+  };
 }
 
 async function handle(
@@ -72,12 +105,22 @@ async function handle(
   res: ServerResponse,
 ) {
   const started = performance.now();
-  const url = requestUrl(req.url);
-  const ctx: Ctx = { req, res, url, query: url.searchParams, params: {} };
+  const { path, search } = splitTarget(req.url);
+  const query = new URLSearchParams(search);
+  const url = lazyUrl(path, search);
+  const ctx: Ctx = {
+    req,
+    res,
+    get url() {
+      return url();
+    },
+    query,
+    params: {},
+  };
   try {
     applyCors(req, res, app.config.corsOrigins);
     if (req.method === 'OPTIONS') return answerPreflight(res);
-    const match = router.match(req.method ?? 'GET', url.pathname);
+    const match = router.match(req.method ?? 'GET', path);
     if (match.kind === 'not-found') throw endpointNotFound();
     if (match.kind === 'method-not-allowed') throw endpointMethodNotAllowed(match.allow);
     ctx.params = match.params;
@@ -99,7 +142,7 @@ async function handle(
     } else {
       app.log.error('unexpected error', {
         method: req.method,
-        path: url.pathname,
+        path,
         error: err instanceof Error ? err.stack : String(err),
       });
       sendError(res, serverError());
@@ -107,7 +150,7 @@ async function handle(
   } finally {
     app.log.info('request', {
       method: req.method,
-      path: url.pathname,
+      path,
       status: res.statusCode,
       ms: Math.round((performance.now() - started) * 10) / 10,
       user: ctx.caller ?? null,
@@ -153,20 +196,34 @@ export async function startServer(
   const secretKey = config.secretKey ?? ensureSecretKey(db);
   const passwords = createPasswordHasher();
   const readers = createReaderPool(config.db);
-  const users = createUserStore(db, readers);
-  await ensureFirstAdmin(
-    { config, db, users, passwords },
-    options.announce ?? ((line) => process.stderr.write(`${line}\n`)),
-  );
+  const app = createApp({ config, log, db, readers, passwords, secretKey });
+  const server = createHttpServer(app, options.timeouts);
+  // Listening comes first: a server that cannot listen (a host that does not resolve,
+  // a port in use) creates no first admin and announces no password.
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (err) {
+    await passwords.close();
+    readers.close();
+    db.close();
+    throw new ConfigError(
+      `cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`,
+    );
+  }
+  try {
+    const users = createUserStore(db, readers);
+    const announce = options.announce ?? ((line) => process.stderr.write(`${line}\n`));
+    await ensureFirstAdmin({ config, db, users, passwords }, announce);
+  } catch (err) {
+    server.close();
+    throw err;
+  }
   // From here on a statement blocks the event loop at most this long on another
   // process's lock; writes then wait asynchronously (whenWriteLockFree).
   db.pragma(`busy_timeout = ${SERVE_BUSY_TIMEOUT_MS}`);
-  const app = createApp({ config, log, db, readers, passwords, secretKey });
-  const server = createHttpServer(app, options.timeouts);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   log.info('listening', { url: `http://${host}:${port}`, db: config.db });

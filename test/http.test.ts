@@ -27,7 +27,7 @@ describe('HTTP conventions', () => {
   it('answers a known path with a wrong method with 405 and Allow', async () => {
     const res = await server.api.del('/users', server.adminToken);
     assert.equal(res.status, 405);
-    assert.equal(res.headers.get('allow'), 'GET, POST');
+    assert.equal(res.headers.get('allow'), 'GET, HEAD, POST');
   });
 
   it('refuses a body that is not JSON', async () => {

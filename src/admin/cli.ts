@@ -1,5 +1,6 @@
 // Shared pieces of the one-shot commands: one-line user errors, reading a password,
 // opening the database the way `serve` does.
+import { statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { createPasswordHasher } from '../auth/password';
@@ -65,12 +66,20 @@ function promptHidden(question: string): Promise<string> {
   });
 }
 
+/** SQLite calls a directory a "disk I/O error", a read stream EISDIR: say what it is. */
+export function refuseDirectory(file: string, wanted: string): void {
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new CliError(`${file} is a directory, not ${wanted}`);
+  }
+}
+
 /**
  * Opens (creating and migrating if needed) the database for a one-shot command. A file
  * that cannot be opened (missing directory, not a database, no permission) is a user
  * error naming the file, not a stack trace.
  */
 export function openForCommand(file: string): Db {
+  refuseDirectory(file, 'a database file');
   let db: Db | undefined;
   try {
     db = openDatabase(file);

@@ -2,24 +2,69 @@
 // keeping every id, so the result exports to the same bytes. One transaction: a file
 // that fails anywhere leaves the database as it was.
 import { createReadStream, existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Db } from '../db/open';
 import { migrations } from '../embedded';
-import { CliError, openForCommand } from './cli';
+import { CliError, openForCommand, refuseDirectory } from './cli';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportLine } from './export';
 import { createRowWriter, firstNonEmptyTable, RowShapeError } from './instance-tables';
 
+/**
+ * The longest line import reads. An export's lines are far shorter (the longest field
+ * the API takes is 10,000 characters); the limit keeps a wrong file (/dev/zero, a
+ * binary) from filling memory before it is refused.
+ */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+
 export async function importCommand(opts: { db: string; file: string }): Promise<string> {
   if (!existsSync(opts.file)) throw new CliError(`no file ${opts.file}`);
-  const reader = createInterface({
-    input: createReadStream(opts.file, 'utf8'),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
+  refuseDirectory(opts.file, 'an export file');
+  const lines = readLines(opts.file, MAX_LINE_BYTES);
   try {
-    return await importLines(opts, reader[Symbol.asyncIterator]());
+    return await importLines(opts, lines);
   } finally {
-    reader.close();
+    await lines.return(undefined); // closes the file
   }
+}
+
+/**
+ * The file's lines (UTF-8, without their `\n` or `\r\n`), read as they come; a line
+ * longer than maxBytes is an error naming it, found after reading at most maxBytes of it.
+ */
+async function* readLines(file: string, maxBytes: number): AsyncGenerator<string, void> {
+  const stream = createReadStream(file);
+  const pending: Buffer[] = []; // the start of the current line, from earlier chunks
+  let pendingBytes = 0;
+  let lineNo = 1;
+  const tooLong = () =>
+    new CliError(`${file} line ${lineNo} is longer than ${maxBytes / 1024 / 1024} MiB`);
+  const text = (part: Buffer) => {
+    const whole = pending.length === 0 ? part : Buffer.concat([...pending, part]);
+    pending.length = 0;
+    pendingBytes = 0;
+    const end =
+      whole.length > 0 && whole[whole.length - 1] === 0x0d ? whole.length - 1 : whole.length;
+    return whole.toString('utf8', 0, end);
+  };
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      let start = 0;
+      for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
+        if (pendingBytes + nl - start > maxBytes) throw tooLong();
+        yield text(chunk.subarray(start, nl));
+        lineNo++;
+        start = nl + 1;
+      }
+      pendingBytes += chunk.length - start;
+      if (pendingBytes > maxBytes) throw tooLong();
+      if (start < chunk.length) pending.push(chunk.subarray(start));
+    }
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new CliError(`cannot read ${file}: ${(err as Error).message}`);
+  } finally {
+    stream.destroy();
+  }
+  if (pending.length > 0) yield text(Buffer.alloc(0));
 }
 
 async function importLines(

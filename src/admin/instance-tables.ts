@@ -3,7 +3,7 @@
 // check share this one list, so a new table is added in one place.
 import { existsSync } from 'node:fs';
 import { type Db, openDatabase } from '../db/open';
-import { CliError } from './cli';
+import { CliError, refuseDirectory } from './cli';
 
 export interface InstanceTable {
   name: string;
@@ -36,6 +36,7 @@ export type Row = Record<string, unknown>;
  */
 export function openExistingInstance(file: string): Db {
   if (!existsSync(file)) throw new CliError(`no database at ${file}`);
+  refuseDirectory(file, 'a database file');
   const db = openDatabase(file, { readonly: true });
   try {
     schemaVersionOf(db);

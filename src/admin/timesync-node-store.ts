@@ -4,7 +4,7 @@
 // booleans 0/1.
 import { existsSync } from 'node:fs';
 import { type Db, openDatabase } from '../db/open';
-import { CliError } from './cli';
+import { CliError, refuseDirectory } from './cli';
 
 /** The tables and columns the migration reads; a file lacking any is not such a database. */
 const OLD_SCHEMA: Record<string, readonly string[]> = {
@@ -132,6 +132,7 @@ export interface OldUserRole {
 /** Opens the old database read-only, after checking that it has the old schema. */
 export function openTimesyncNodeDatabase(file: string) {
   if (!existsSync(file)) throw new CliError(`no file ${file}`);
+  refuseDirectory(file, 'a SQLite file');
   const db = openDatabase(file, { readonly: true });
   try {
     assertOldSchema(db, file);

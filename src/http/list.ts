@@ -60,6 +60,7 @@ export async function sendList(ctx: Ctx, listing: Listing): Promise<void> {
     }
     const total = rows.count();
     startJsonStream(res, 200, { 'X-Total-Count': String(total), ...linkHeader(total) });
+    if (res.req.method === 'HEAD') return void res.end(); // no body: the rest is not read
     const wantsMore = !ended && (limit === 0 || limit > first.length);
     const rest = wantsMore
       ? rows.iterate(limit > 0 ? limit - first.length : -1, skip + first.length)

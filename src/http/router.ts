@@ -1,5 +1,6 @@
-// Method + path pattern → handler. Literal segments win over `:params`; a known path
-// with an unsupported method is 405 with Allow; anything else is 404 (SPEC §1).
+// Method + path pattern → handler. Literal segments win over `:params`; a GET route also
+// answers HEAD; a known path with an unsupported method is 405 with Allow; anything else
+// is 404 (SPEC §1).
 import { ApiError, notFound } from '../errors';
 
 export type Params = Record<string, string>;
@@ -55,9 +56,16 @@ export class Router<H> {
     }
     if (!best) return { kind: 'not-found' };
     const candidates = byPattern.get(best.pattern) ?? [];
-    const hit = candidates.find((c) => c.route.method === method);
+    // HEAD is GET without the body (RFC 9110 §9.3.2); node:http drops what is written.
+    const hit =
+      candidates.find((c) => c.route.method === method) ??
+      (method === 'HEAD' ? candidates.find((c) => c.route.method === 'GET') : undefined);
     if (hit) return { kind: 'found', handler: hit.route.handler, params: hit.params };
-    return { kind: 'method-not-allowed', allow: candidates.map((c) => c.route.method) };
+    const allow = candidates.map((c) => c.route.method);
+    if (allow.includes('GET') && !allow.includes('HEAD')) {
+      allow.splice(allow.indexOf('GET') + 1, 0, 'HEAD');
+    }
+    return { kind: 'method-not-allowed', allow };
   }
 }
 
