@@ -12,6 +12,17 @@ export type Authenticator = (username: string, password: string) => Promise<stri
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 
+/**
+ * kind 7 for an `auth.type` this endpoint does not take. Only a string is named in the
+ * text: `String()` of an untrusted value can throw (`{"toString": 1}`) or run its code.
+ */
+export const invalidAuthenticationType = (type: unknown) =>
+  authenticationFailure(
+    typeof type === 'string'
+      ? `${type} is not a valid authentication type`
+      : 'Invalid authentication type',
+  );
+
 export function passwordAuthenticator(users: UserStore, passwords: PasswordHasher): Authenticator {
   return async (username, password) => {
     const user = users.findByUsername(username);
@@ -43,8 +54,7 @@ export function createLoginService(options: {
       const authenticator = options.modules.includes(type as AuthModule)
         ? options.authenticators[type as AuthModule]
         : undefined;
-      if (!authenticator)
-        throw authenticationFailure(`${String(type)} is not a valid authentication type`);
+      if (!authenticator) throw invalidAuthenticationType(type);
       if (typeof username !== 'string' || typeof password !== 'string' || username === '') {
         throw authenticationFailure('Missing credentials');
       }

@@ -1,6 +1,7 @@
 // Authenticates a request (SPEC §2.1): POST bodies carry `auth: {type: "token"}`, GET
 // and DELETE the `token` query parameter; any request may use `Authorization: Bearer`
 // instead, and when two are present they must agree.
+import { invalidAuthenticationType } from '../auth/login';
 import { authenticationFailure, wrongType } from '../errors';
 import type { Actor } from '../policy';
 import { readJsonBody } from './body';
@@ -39,9 +40,7 @@ async function presentedToken(ctx: Ctx): Promise<string | undefined> {
       if (typeof auth !== 'object' || Array.isArray(auth))
         throw authenticationFailure('Invalid auth block');
       const { type, token } = auth as Record<string, unknown>;
-      if (type !== 'token') {
-        throw authenticationFailure(`${String(type)} is not a valid authentication type`);
-      }
+      if (type !== 'token') throw invalidAuthenticationType(type);
       if (typeof token !== 'string') throw authenticationFailure('Missing credentials');
       fromRequest = token;
     }
