@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { authenticationBody } from './helpers/errors';
+import { createUser, type TestUser } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
 
 const json = (body: unknown): RequestInit => ({
@@ -53,5 +54,40 @@ describe('auth.type that is not a string (item 8)', () => {
       assert.deepEqual(res.body, authenticationBody(text), JSON.stringify(type));
     }
     assert.ok(!server.logs.some((line) => line.includes('unexpected error')), 'no 500 logged');
+  });
+});
+
+describe('Authorization schemes other than Bearer (item 12)', () => {
+  let server: TestServer;
+  let user: TestUser;
+  before(async () => {
+    server = await startTestServer();
+    user = await createUser(server);
+  });
+  after(() => server.close());
+
+  it('ignores a Basic header (a reverse proxy’s own) beside a valid ?token=', async () => {
+    const res = await server.api.raw(`/v0/users/${user.username}?token=${user.token}`, {
+      headers: { Authorization: 'Basic cHJveHk6c2VjcmV0' },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal((res.body as { username: string }).username, user.username);
+  });
+
+  it('ignores it beside a token in a POST auth block', async () => {
+    const res = await server.api.raw(`/v0/users/${user.username}`, {
+      ...json({ auth: { type: 'token', token: user.token }, object: { meta: 'via proxy' } }),
+      headers: { 'Content-Type': 'application/json', Authorization: 'Digest username="proxy"' },
+    });
+    assert.equal(res.status, 200, res.text);
+  });
+
+  it('still refuses a malformed Bearer header, even beside a valid ?token=', async () => {
+    for (const header of ['Bearer', 'Bearer ', 'Bearer a b', 'bearer  ']) {
+      const res = await server.api.raw(`/v0/users?token=${user.token}`, {
+        headers: { Authorization: header },
+      });
+      assert.deepEqual(res.body, authenticationBody('Malformed Authorization header'), header);
+    }
   });
 });

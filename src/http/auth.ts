@@ -23,11 +23,17 @@ export async function requestObject(ctx: Ctx): Promise<unknown> {
   return (await requestBody(ctx)).object;
 }
 
+const MALFORMED_HEADER = 'Malformed Authorization header';
+
+/**
+ * The token of an `Authorization: Bearer` header. Other schemes (a reverse proxy's own
+ * `Basic` or `Digest`) are not ours and are ignored; a malformed Bearer header is kind 7.
+ */
 function bearerToken(ctx: Ctx): string | undefined {
   const header = ctx.req.headers.authorization;
-  if (!header) return undefined;
+  if (!header || !/^Bearer(\s|$)/i.test(header)) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match?.[1]) throw authenticationFailure('Malformed Authorization header');
+  if (!match?.[1]) throw authenticationFailure(MALFORMED_HEADER);
   return match[1];
 }
 
@@ -57,7 +63,12 @@ async function presentedToken(ctx: Ctx): Promise<string | undefined> {
 /** The authenticated actor, or kind 7. */
 export async function authenticate(ctx: Ctx): Promise<Actor> {
   const token = await presentedToken(ctx);
-  if (!token) throw authenticationFailure('Missing credentials');
+  if (!token) {
+    // No token anywhere, only a header of another scheme: kind 7 naming the header,
+    // as before (a Basic header alone was always refused with this text).
+    const other = Boolean(ctx.req.headers.authorization);
+    throw authenticationFailure(other ? MALFORMED_HEADER : 'Missing credentials');
+  }
   const username = ctx.app.tokens.verify(token);
   const actor = ctx.app.users.findActor(username);
   if (!actor) throw authenticationFailure('Invalid token');
