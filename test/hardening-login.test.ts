@@ -4,6 +4,8 @@
 // port 0, temporary SQLite file.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { SWEEP_BATCH } from '../src/auth/throttle';
 import { authenticationBody } from './helpers/errors';
 import { createUser, type TestUser } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
@@ -89,5 +91,52 @@ describe('Authorization schemes other than Bearer (item 12)', () => {
       });
       assert.deepEqual(res.body, authenticationBody('Malformed Authorization header'), header);
     }
+  });
+});
+
+describe('login_failures rows of expired windows (item 10)', () => {
+  const WINDOW_MS = 600_000; // the default TIMETRACK_LOGIN_WINDOW
+  const EXPIRED = 2 * SWEEP_BATCH + 5;
+  let server: TestServer;
+  let db: Database.Database;
+  before(async () => {
+    server = await startTestServer();
+    // What earlier failures leave behind: one row per name tried. The writes come from
+    // this test's own connection, as from a second process on the file.
+    db = new Database(server.dbFile);
+    db.pragma('busy_timeout = 10000');
+    const insert = db.prepare(
+      'INSERT INTO login_failures (username, failures, window_started_at) VALUES (?, ?, ?)',
+    );
+    const now = Date.now();
+    db.transaction(() => {
+      for (let i = 0; i < EXPIRED; i++) insert.run(`gone-${i}`, 1 + (i % 10), now - WINDOW_MS - 1);
+      for (let i = 0; i < 5; i++) insert.run(`live-${i}`, 3, now - 1000);
+    })();
+  });
+  after(async () => {
+    db.close();
+    await server.close();
+  });
+
+  const count = (pattern: string) =>
+    db.prepare('SELECT count(*) FROM login_failures WHERE username LIKE ?').pluck().get(pattern);
+
+  it('deletes them as failed logins come in, a bounded number per login', async () => {
+    const wrong = (i: number) =>
+      server.api.raw(
+        '/v0/login',
+        json({ auth: { type: 'password', username: `sweeper-${i}`, password: 'wrong' } }),
+      );
+    assert.equal((await wrong(0)).status, 401);
+    const left = count('gone-%') as number;
+    assert.ok(left < EXPIRED, 'some expired rows are gone after one failed login');
+    assert.ok(left >= EXPIRED - SWEEP_BATCH, `one login deleted ${EXPIRED - left} rows`);
+    let logins = 1;
+    while ((count('gone-%') as number) > 0 && logins < 10) await wrong(logins++);
+    assert.equal(count('gone-%'), 0, `expired rows left after ${logins} failed logins`);
+    // Rows of the current window stay and still count.
+    assert.equal(count('live-%'), 5);
+    assert.equal(count('sweeper-%'), logins);
   });
 });

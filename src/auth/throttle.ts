@@ -7,6 +7,11 @@
 // guesses all pass the check at once (30 parallel wrong logins were 30 guesses, not 10).
 // A successful login then removes the count; an attempt that could not be decided
 // (directory unreachable) is given back.
+//
+// Rows whose window has passed count for nothing and are deleted as attempts come in:
+// each counted attempt looks at the next SWEEP_BATCH rows in key order (a cursor that
+// wraps around) and deletes the expired ones, so the work per attempt is bounded and
+// the table holds about the rows of the current window, not one row per name ever tried.
 import { type Db, writeTransaction } from '../db/open';
 import { isUsername } from '../identifiers';
 
@@ -19,6 +24,9 @@ export interface LoginThrottle {
   succeeded(username: string): void;
   undecided(username: string): void;
 }
+
+/** Rows looked at (and deleted when expired) per counted attempt. */
+export const SWEEP_BATCH = 32;
 
 export function createLoginThrottle(
   db: Db,
@@ -39,6 +47,21 @@ export function createLoginThrottle(
     'UPDATE login_failures SET failures = failures - 1 WHERE username = ? AND failures > 0',
   );
   const remove = db.prepare('DELETE FROM login_failures WHERE username = ?');
+  // The primary key's own order (NOCASE), so this is a range read of the key.
+  const nextBatch = db.prepare(`SELECT username, window_started_at FROM login_failures
+    WHERE username > ? ORDER BY username LIMIT ${SWEEP_BATCH}`);
+  const removeExpired = db.prepare(
+    'DELETE FROM login_failures WHERE username = ? AND window_started_at <= ?',
+  );
+  let cursor = '';
+  /** Deletes the expired rows among the next SWEEP_BATCH; runs inside the write transaction. */
+  const sweep = (now: number) => {
+    const rows = nextBatch.all(cursor) as { username: string; window_started_at: number }[];
+    for (const row of rows) {
+      if (row.window_started_at + windowMs <= now) removeExpired.run(row.username, now - windowMs);
+    }
+    cursor = rows.length === SWEEP_BATCH ? (rows[rows.length - 1]?.username ?? '') : '';
+  };
   // A name that breaks the username rule can never exist (the rule is public), so not
   // counting it reveals nothing — and keeps 1 MiB "usernames" out of the database.
   const counted = (username: string) => !disabled && isUsername(username);
@@ -53,6 +76,7 @@ export function createLoginThrottle(
         const left = row ? row.window_started_at + windowMs - now : 0;
         if (row && row.failures >= maxFailures && left > 0) return Math.ceil(left / 1000);
         upsert.run({ username, now, window: windowMs });
+        sweep(now);
         return 0;
       });
     },
