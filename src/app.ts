@@ -80,7 +80,12 @@ export function createApp(deps: AppDeps): App {
         ? ldapAuthenticator({ ldap: config.ldap, db, users: userStore, log: deps.log })
         : undefined,
     },
-    throttle: createLoginThrottle(db, config.loginMaxFailures, config.loginWindowSeconds),
+    throttle: createLoginThrottle(
+      db,
+      config.loginMaxFailures,
+      config.loginWindowSeconds,
+      config.loginMaxFailuresPerAddress,
+    ),
     tokens,
   });
   return {

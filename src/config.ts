@@ -32,6 +32,7 @@ export interface Config {
   defaultLimit: number;
   loginMaxFailures: number;
   loginWindowSeconds: number;
+  loginMaxFailuresPerAddress: number;
   corsOrigins: readonly string[];
   logLevel: LogLevel;
 }
@@ -169,6 +170,13 @@ export const SETTINGS = [
     describe: 'throttling window in seconds (0 disables)',
   },
   {
+    flag: 'login-max-failures-per-ip',
+    env: 'TIMETRACK_LOGIN_MAX_FAILURES_PER_IP',
+    default: '100',
+    describe:
+      "failed logins per client address (the connection's, whatever the usernames) before throttling (0 disables)",
+  },
+  {
     flag: 'cors-origins',
     env: 'TIMETRACK_CORS_ORIGINS',
     default: '*',
@@ -233,6 +241,7 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
     defaultLimit: int('default-limit', 0, Number.MAX_SAFE_INTEGER),
     loginMaxFailures: int('login-max-failures', 0, 1_000_000),
     loginWindowSeconds: int('login-window', 0, 365 * 86400),
+    loginMaxFailuresPerAddress: int('login-max-failures-per-ip', 0, 1_000_000),
     corsOrigins: str('cors-origins')
       .split(',')
       .map((o) => o.trim())

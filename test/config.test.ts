@@ -41,6 +41,7 @@ describe('settings', () => {
       defaultLimit: 0,
       loginMaxFailures: 10,
       loginWindowSeconds: 600,
+      loginMaxFailuresPerAddress: 100,
       corsOrigins: ['*'],
       logLevel: 'info',
     });

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { SWEEP_BATCH } from '../src/auth/throttle';
 import { authenticationBody } from './helpers/errors';
 import { createUser, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { ADMIN, startTestServer, type TestServer } from './helpers/server';
 
 const json = (body: unknown): RequestInit => ({
   method: 'POST',
@@ -138,5 +138,49 @@ describe('login_failures rows of expired windows (item 10)', () => {
     // Rows of the current window stay and still count.
     assert.equal(count('live-%'), 5);
     assert.equal(count('sweeper-%'), logins);
+  });
+});
+
+const INVALID = authenticationBody('Invalid username or password');
+const TOO_MANY = authenticationBody('Too many failed logins; try again later');
+
+const passwordLogin = (server: TestServer, username: string, password: string) =>
+  server.api.raw('/v0/login', json({ auth: { type: 'password', username, password } }));
+
+function assertRetryAfter(res: { headers: Headers }) {
+  const retry = Number(res.headers.get('retry-after'));
+  assert.ok(Number.isInteger(retry) && retry >= 1, `Retry-After ${res.headers.get('retry-after')}`);
+}
+
+describe('failed logins per client address (item 3)', () => {
+  const LIMIT = 5;
+  let server: TestServer;
+  let user: TestUser;
+  before(async () => {
+    server = await startTestServer({
+      env: { TIMETRACK_LOGIN_MAX_FAILURES_PER_IP: String(LIMIT) },
+    });
+    // Its successful logins (the admin's, this user's) do not count against the address.
+    user = await createUser(server);
+    await server.api.login(user.username, user.password);
+  });
+  after(() => server.close());
+
+  it('refuses an address that failed across many distinct usernames', async () => {
+    // One failure per name (far below the per-username limit of 10); a name that breaks
+    // the username rule is still checked against the dummy hash, so it counts as well.
+    const names = ['spray-1', 'spray-2', 'not a valid username', 'spray-4', user.username];
+    assert.equal(names.length, LIMIT);
+    for (const name of names) {
+      assert.deepEqual((await passwordLogin(server, name, 'wrong')).body, INVALID, name);
+    }
+    const next = await passwordLogin(server, 'spray-6', 'wrong');
+    assert.deepEqual(next.body, TOO_MANY);
+    assertRetryAfter(next);
+    // The right password does not help from this address, for any user.
+    const right = await passwordLogin(server, user.username, user.password);
+    assert.deepEqual(right.body, TOO_MANY);
+    assertRetryAfter(right);
+    assert.deepEqual((await passwordLogin(server, ADMIN.username, ADMIN.password)).body, TOO_MANY);
   });
 });

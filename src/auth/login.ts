@@ -10,7 +10,14 @@ import type { TokenService } from './token';
 /** Checks credentials; returns the local username (stored case) or undefined. */
 export type Authenticator = (username: string, password: string) => Promise<string | undefined>;
 
+/** Who is logging in, as far as the connection tells. */
+export interface LoginClient {
+  /** The connection's remote address: failures are counted per address too. */
+  address?: string;
+}
+
 export const INVALID_CREDENTIALS = 'Invalid username or password';
+export const TOO_MANY_FAILURES = 'Too many failed logins; try again later';
 
 /**
  * kind 7 for an `auth.type` this endpoint does not take. Only a string is named in the
@@ -41,7 +48,7 @@ export function createLoginService(options: {
   tokens: TokenService;
 }) {
   return {
-    async login(body: unknown): Promise<{ token: string }> {
+    async login(body: unknown, client: LoginClient = {}): Promise<{ token: string }> {
       const auth =
         typeof body === 'object' && body !== null
           ? (body as Record<string, unknown>).auth
@@ -58,21 +65,19 @@ export function createLoginService(options: {
       if (typeof username !== 'string' || typeof password !== 'string' || username === '') {
         throw authenticationFailure('Missing credentials');
       }
-      const wait = options.throttle.attempt(username);
+      const wait = options.throttle.attempt(username, client.address);
       if (wait > 0) {
-        throw authenticationFailure('Too many failed logins; try again later', {
-          'Retry-After': String(wait),
-        });
+        throw authenticationFailure(TOO_MANY_FAILURES, { 'Retry-After': String(wait) });
       }
       let who: string | undefined;
       try {
         who = await authenticator(username, password);
       } catch (err) {
-        options.throttle.undecided(username);
+        options.throttle.undecided(username, client.address);
         throw err;
       }
       if (!who) throw authenticationFailure(INVALID_CREDENTIALS);
-      options.throttle.succeeded(username);
+      options.throttle.succeeded(username, client.address);
       return { token: options.tokens.issue(who) };
     },
   };
