@@ -42,6 +42,7 @@ describe('settings', () => {
       loginMaxFailures: 10,
       loginWindowSeconds: 600,
       loginMaxFailuresPerAddress: 100,
+      loginQueuePerWorker: 32,
       corsOrigins: ['*'],
       logLevel: 'info',
     });

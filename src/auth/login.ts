@@ -3,21 +3,31 @@
 import type { AuthModule } from '../config';
 import { authenticationFailure } from '../errors';
 import type { UserStore } from '../users/store';
-import { DUMMY_HASH, type PasswordHasher } from './password';
+import { DUMMY_HASH, HasherBusyError, type PasswordHasher, TaskDroppedError } from './password';
 import type { LoginThrottle } from './throttle';
 import type { TokenService } from './token';
 
-/** Checks credentials; returns the local username (stored case) or undefined. */
-export type Authenticator = (username: string, password: string) => Promise<string | undefined>;
+/**
+ * Checks credentials; returns the local username (stored case) or undefined. `signal`
+ * aborts when the client has gone: work not yet started may then be dropped.
+ */
+export type Authenticator = (
+  username: string,
+  password: string,
+  signal?: AbortSignal,
+) => Promise<string | undefined>;
 
 /** Who is logging in, as far as the connection tells. */
 export interface LoginClient {
   /** The connection's remote address: failures are counted per address too. */
   address?: string;
+  /** Aborts when the request or its connection closes before the answer. */
+  signal?: AbortSignal;
 }
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const TOO_MANY_FAILURES = 'Too many failed logins; try again later';
+export const LOGINS_BUSY = 'Too many logins at once; try again later';
 
 /**
  * kind 7 for an `auth.type` this endpoint does not take. Only a string is named in the
@@ -31,9 +41,9 @@ export const invalidAuthenticationType = (type: unknown) =>
   );
 
 export function passwordAuthenticator(users: UserStore, passwords: PasswordHasher): Authenticator {
-  return async (username, password) => {
+  return async (username, password, signal) => {
     const user = users.findByUsername(username);
-    const ok = await passwords.compare(password, user?.password_hash ?? DUMMY_HASH);
+    const ok = await passwords.compare(password, user?.password_hash ?? DUMMY_HASH, signal);
     if (!ok || !user || user.active !== 1 || user.deleted_at !== null || !user.password_hash) {
       return undefined;
     }
@@ -71,9 +81,17 @@ export function createLoginService(options: {
       }
       let who: string | undefined;
       try {
-        who = await authenticator(username, password);
+        who = await authenticator(username, password, client.signal);
       } catch (err) {
+        // A request whose client left while it waited stays counted: it was an attempt,
+        // and a flood of abandoned requests must reach the address limit.
+        if (err instanceof TaskDroppedError) throw err;
         options.throttle.undecided(username, client.address);
+        if (err instanceof HasherBusyError) {
+          throw authenticationFailure(LOGINS_BUSY, {
+            'Retry-After': String(err.retryAfterSeconds),
+          });
+        }
         throw err;
       }
       if (!who) throw authenticationFailure(INVALID_CREDENTIALS);

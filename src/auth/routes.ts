@@ -3,11 +3,27 @@ import type { Socket } from 'node:net';
 import { requestBody } from '../http/auth';
 import type { Ctx } from '../http/context';
 import { sendJson } from '../http/respond';
+import { TaskDroppedError } from './password';
 
 export async function loginHandler(ctx: Ctx): Promise<void> {
   const body = await requestBody(ctx);
-  const client = { address: remoteAddress(ctx.req.socket) };
-  sendJson(ctx.res, 200, await ctx.app.login.login(body, client));
+  // The password check waits its turn for a bcrypt worker; if the client goes away
+  // before that, its check is dropped, never run.
+  const gone = new AbortController();
+  const abort = () => gone.abort();
+  ctx.res.once('close', abort);
+  if (ctx.req.socket.destroyed) abort();
+  try {
+    const client = { address: remoteAddress(ctx.req.socket), signal: gone.signal };
+    sendJson(ctx.res, 200, await ctx.app.login.login(body, client));
+  } catch (err) {
+    if (!(err instanceof TaskDroppedError)) throw err;
+    // Nobody to answer: 499 in the log, as for a client that left mid-body.
+    ctx.res.statusCode = 499;
+    ctx.res.destroy();
+  } finally {
+    ctx.res.off('close', abort);
+  }
 }
 
 /**
