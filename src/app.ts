@@ -74,7 +74,12 @@ export function createApp(deps: AppDeps) {
         ? ldapAuthenticator({ ldap: config.ldap, db, users: userStore, log })
         : undefined,
     },
-    throttle: createLoginThrottle(db, config.loginMaxFailures, config.loginWindowSeconds),
+    throttle: createLoginThrottle(
+      db,
+      config.loginMaxFailures,
+      config.loginWindowSeconds,
+      config.loginMaxFailuresPerAddress,
+    ),
     tokens,
   });
   return {

@@ -33,6 +33,8 @@ export interface Config {
   loginMaxFailures: number;
   loginWindowSeconds: number;
   lockWaitSeconds: number;
+  loginMaxFailuresPerAddress: number;
+  loginQueuePerWorker: number;
   corsOrigins: readonly string[];
   logLevel: LogLevel;
 }
@@ -170,6 +172,20 @@ export const SETTINGS = [
     describe: 'throttling window in seconds (0 disables)',
   },
   {
+    flag: 'login-max-failures-per-ip',
+    env: 'TIMETRACK_LOGIN_MAX_FAILURES_PER_IP',
+    default: '100',
+    describe:
+      "failed logins per client address (the connection's, whatever the usernames) before throttling (0 disables)",
+  },
+  {
+    flag: 'login-queue-per-worker',
+    env: 'TIMETRACK_LOGIN_QUEUE_PER_WORKER',
+    default: '32',
+    describe:
+      'password checks that may wait per bcrypt worker (one per core, ~70 ms each); more logins are refused with Retry-After',
+  },
+  {
     flag: 'lock-wait',
     env: 'TIMETRACK_LOCK_WAIT',
     default: '10',
@@ -242,6 +258,8 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
     loginMaxFailures: int('login-max-failures', 0, 1_000_000),
     loginWindowSeconds: int('login-window', 0, 365 * 86400),
     lockWaitSeconds: int('lock-wait', 0, 3600),
+    loginMaxFailuresPerAddress: int('login-max-failures-per-ip', 0, 1_000_000),
+    loginQueuePerWorker: int('login-queue-per-worker', 0, 100_000),
     corsOrigins: str('cors-origins')
       .split(',')
       .map((o) => o.trim())

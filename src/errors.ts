@@ -61,6 +61,13 @@ export const invalidUsername = (name: string) =>
 // 7
 export const authenticationFailure = (reason: string, headers?: Record<string, string>) =>
   new ApiError(401, 'Authentication failure', reason, undefined, headers);
+/** An auth block's `type` that no login module has; never String() an untrusted value. */
+export const invalidAuthenticationType = (type: unknown) =>
+  authenticationFailure(
+    typeof type === 'string'
+      ? `${type} is not a valid authentication type`
+      : 'Invalid authentication type',
+  );
 // 8
 export const slugsAlreadyExist = (slugs: readonly string[]) =>
   slugs.length === 1

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ensureFirstAdmin } from './admin/first-admin';
 import { type App, createApp } from './app';
-import { createPasswordHasher } from './auth/password';
+import { createPasswordHasher, type HasherEvent } from './auth/password';
 import { type Config, ConfigError } from './config';
 import { migrate } from './db/migrate';
 import { type Db, openDatabase, WriteLockBusy, whenWriteLockFree } from './db/open';
@@ -172,6 +172,8 @@ export interface StartOptions {
   announce?: (line: string) => void;
   /** Internal: tests shorten the slow-client timeouts; `serve` keeps the defaults. */
   timeouts?: ServerTimeouts;
+  /** Internal: tests fix the bcrypt pool's size and count what it does. */
+  bcrypt?: { workers?: number; onEvent?: (event: HasherEvent) => void };
 }
 
 const SERVE_BUSY_TIMEOUT_MS = 20;
@@ -194,7 +196,10 @@ export async function startServer(
   const db = openConfiguredDatabase(config.db);
   migrate(db);
   const secretKey = config.secretKey ?? ensureSecretKey(db);
-  const passwords = createPasswordHasher();
+  const passwords = createPasswordHasher(options.bcrypt?.workers, {
+    queuePerWorker: config.loginQueuePerWorker,
+    onEvent: options.bcrypt?.onEvent,
+  });
   const readers = createReaderPool(config.db);
   const app = createApp({ config, log, db, readers, passwords, secretKey });
   const server = createHttpServer(app, options.timeouts);

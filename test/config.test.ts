@@ -41,6 +41,9 @@ describe('settings', () => {
       defaultLimit: 0,
       loginMaxFailures: 10,
       loginWindowSeconds: 600,
+      loginMaxFailuresPerAddress: 100,
+      loginQueuePerWorker: 32,
+      lockWaitSeconds: 10,
       corsOrigins: ['*'],
       logLevel: 'info',
     });

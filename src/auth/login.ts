@@ -1,21 +1,42 @@
 // POST /v0/login (SPEC §2.2): checks a password or LDAP auth block and issues a token.
 // Unknown users and wrong passwords get the same answer in about the same time.
 import type { AuthModule } from '../config';
-import { authenticationFailure } from '../errors';
+import { authenticationFailure, invalidAuthenticationType } from '../errors';
 import type { UserStore } from '../users/store';
-import { DUMMY_HASH, type PasswordHasher } from './password';
+import { DUMMY_HASH, HasherBusyError, type PasswordHasher, TaskDroppedError } from './password';
 import type { LoginThrottle } from './throttle';
 import type { TokenService } from './token';
 
-/** Checks credentials; returns the local username (stored case) or undefined. */
-export type Authenticator = (username: string, password: string) => Promise<string | undefined>;
+/**
+ * Checks credentials; returns the local username (stored case) or undefined. `signal`
+ * aborts when the client has gone: work not yet started may then be dropped.
+ */
+export type Authenticator = (
+  username: string,
+  password: string,
+  signal?: AbortSignal,
+) => Promise<string | undefined>;
+
+/** Who is logging in, as far as the connection tells. */
+export interface LoginClient {
+  /** The connection's remote address: failures are counted per address too. */
+  address?: string;
+  /** Aborts when the request or its connection closes before the answer. */
+  signal?: AbortSignal;
+}
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
+export const TOO_MANY_FAILURES = 'Too many failed logins; try again later';
+export const LOGINS_BUSY = 'Too many logins at once; try again later';
 
+/**
+ * kind 7 for an `auth.type` this endpoint does not take. Only a string is named in the
+ * text: `String()` of an untrusted value can throw (`{"toString": 1}`) or run its code.
+ */
 export function passwordAuthenticator(users: UserStore, passwords: PasswordHasher): Authenticator {
-  return async (username, password) => {
+  return async (username, password, signal) => {
     const user = users.findByUsername(username);
-    const ok = await passwords.compare(password, user?.password_hash ?? DUMMY_HASH);
+    const ok = await passwords.compare(password, user?.password_hash ?? DUMMY_HASH, signal);
     if (!ok || !user || user.active !== 1 || user.deleted_at !== null || !user.password_hash) {
       return undefined;
     }
@@ -32,7 +53,7 @@ export function createLoginService(options: {
   tokens: TokenService;
 }) {
   return {
-    async login(body: unknown): Promise<{ token: string }> {
+    async login(body: unknown, client: LoginClient = {}): Promise<{ token: string }> {
       const auth =
         typeof body === 'object' && body !== null
           ? (body as Record<string, unknown>).auth
@@ -45,26 +66,31 @@ export function createLoginService(options: {
       const authenticator = options.modules.includes(type as AuthModule)
         ? options.authenticators[type as AuthModule]
         : undefined;
-      if (!authenticator)
-        throw authenticationFailure(`${String(type)} is not a valid authentication type`);
+      if (!authenticator) throw invalidAuthenticationType(type);
       if (typeof username !== 'string' || typeof password !== 'string' || username === '') {
         throw authenticationFailure('Missing credentials');
       }
-      const wait = options.throttle.attempt(username);
+      const wait = options.throttle.attempt(username, client.address);
       if (wait > 0) {
-        throw authenticationFailure('Too many failed logins; try again later', {
-          'Retry-After': String(wait),
-        });
+        throw authenticationFailure(TOO_MANY_FAILURES, { 'Retry-After': String(wait) });
       }
       let who: string | undefined;
       try {
-        who = await authenticator(username, password);
+        who = await authenticator(username, password, client.signal);
       } catch (err) {
-        options.throttle.undecided(username);
+        // A request whose client left while it waited stays counted: it was an attempt,
+        // and a flood of abandoned requests must reach the address limit.
+        if (err instanceof TaskDroppedError) throw err;
+        options.throttle.undecided(username, client.address);
+        if (err instanceof HasherBusyError) {
+          throw authenticationFailure(LOGINS_BUSY, {
+            'Retry-After': String(err.retryAfterSeconds),
+          });
+        }
         throw err;
       }
       if (!who) throw authenticationFailure(INVALID_CREDENTIALS);
-      options.throttle.succeeded(username);
+      options.throttle.succeeded(username, client.address);
       return { token: options.tokens.issue(who) };
     },
   };

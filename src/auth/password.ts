@@ -10,18 +10,58 @@ import type { BcryptTask } from './bcrypt-worker';
 export const BCRYPT_HASH = /^\$2[aby]\$(0[4-9]|[12]\d|3[01])\$[./A-Za-z0-9]{53}$/;
 
 export interface PasswordHasher {
-  hash(password: string): Promise<string>;
-  compare(password: string, hash: string): Promise<boolean>;
+  /** `signal`: a task still waiting for a worker when it aborts is dropped, never run. */
+  hash(password: string, signal?: AbortSignal): Promise<string>;
+  compare(password: string, hash: string, signal?: AbortSignal): Promise<boolean>;
   close(): Promise<void>;
 }
 
-type Pending = { resolve: (v: string | boolean) => void; reject: (e: Error) => void };
+/** Every worker is busy and the waiting line is full: try again in `retryAfterSeconds`. */
+export class HasherBusyError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('every bcrypt worker is busy and the queue is full');
+  }
+}
 
-export function createPasswordHasher(size = Math.max(1, availableParallelism())): PasswordHasher {
+/** The task's signal aborted while it waited (its client has gone): it did not run. */
+export class TaskDroppedError extends Error {
+  constructor() {
+    super('bcrypt task dropped: its caller has gone');
+  }
+}
+
+/** What happens to tasks, for tests that count work instead of timing it. */
+export type HasherEvent = 'queued' | 'started' | 'finished' | 'dropped' | 'refused';
+
+export interface HasherOptions {
+  /**
+   * Tasks that may wait per worker while all workers are busy; beyond that a task is
+   * refused at once with HasherBusyError (default: no limit — for the CLI).
+   */
+  queuePerWorker?: number;
+  /** Internal: called on every event of every task. */
+  onEvent?: (event: HasherEvent) => void;
+}
+
+type Pending = { resolve: (v: string | boolean) => void; reject: (e: Error) => void };
+type Waiting = { task: BcryptTask; detach: () => void };
+
+/** Until a task has been measured: cost 10 takes ~70 ms on a current core. */
+const FIRST_ESTIMATE_MS = 100;
+
+export function createPasswordHasher(
+  size = Math.max(1, availableParallelism()),
+  options: HasherOptions = {},
+): PasswordHasher {
   const workers: Worker[] = [];
   const idle: Worker[] = [];
-  const queue: BcryptTask[] = [];
+  // Insertion-ordered: the oldest waiting task first; a dropped one is deleted in place.
+  const queue = new Map<number, Waiting>();
   const pending = new Map<number, Pending>();
+  const maxWaiting = (options.queuePerWorker ?? Number.POSITIVE_INFINITY) * size;
+  const emit = options.onEvent ?? (() => {});
+  const startedAt = new Map<number, number>();
+  let averageMs = FIRST_ESTIMATE_MS;
   let nextId = 1;
   let source: string | undefined;
 
@@ -31,6 +71,10 @@ export function createPasswordHasher(size = Math.max(1, availableParallelism()))
     worker.on('message', (msg: { id: number; result?: string | boolean; error?: string }) => {
       const p = pending.get(msg.id);
       pending.delete(msg.id);
+      const started = startedAt.get(msg.id);
+      startedAt.delete(msg.id);
+      if (started !== undefined) averageMs = 0.8 * averageMs + 0.2 * (performance.now() - started);
+      emit('finished');
       if (msg.error !== undefined) p?.reject(new Error(msg.error));
       else p?.resolve(msg.result as string | boolean);
       dispatch(worker);
@@ -43,24 +87,66 @@ export function createPasswordHasher(size = Math.max(1, availableParallelism()))
     return worker;
   };
 
-  const dispatch = (worker: Worker) => {
-    const task = queue.shift();
-    if (task) worker.postMessage(task);
-    else idle.push(worker);
+  const start = (worker: Worker, task: BcryptTask) => {
+    startedAt.set(task.id, performance.now());
+    emit('started');
+    worker.postMessage(task);
   };
 
-  const run = (task: Omit<BcryptTask, 'id'>) =>
+  const dispatch = (worker: Worker) => {
+    const next = queue.entries().next();
+    if (next.done) {
+      idle.push(worker);
+      return;
+    }
+    const [id, waiting] = next.value;
+    queue.delete(id);
+    waiting.detach();
+    start(worker, waiting.task);
+  };
+
+  /** Seconds until the line ahead of a new task has been worked off (at least 1). */
+  const retryAfter = () => Math.max(1, Math.ceil(((queue.size / size + 1) * averageMs) / 1000));
+
+  const run = (task: Omit<BcryptTask, 'id'>, signal?: AbortSignal) =>
     new Promise<string | boolean>((resolve, reject) => {
+      if (signal?.aborted) {
+        emit('dropped');
+        reject(new TaskDroppedError());
+        return;
+      }
+      const worker = idle.pop() ?? (workers.length < size ? spawn() : undefined);
+      if (!worker && queue.size >= maxWaiting) {
+        emit('refused');
+        reject(new HasherBusyError(retryAfter()));
+        return;
+      }
       const id = nextId++;
       pending.set(id, { resolve, reject });
-      queue.push({ ...task, id });
-      const worker = idle.pop() ?? (workers.length < size ? spawn() : undefined);
-      if (worker) dispatch(worker);
+      if (worker) {
+        start(worker, { ...task, id });
+        return;
+      }
+      // Waits for a worker; if its caller goes away meanwhile, it is taken out unrun.
+      const drop = () => {
+        if (!queue.delete(id)) return;
+        pending.delete(id);
+        emit('dropped');
+        reject(new TaskDroppedError());
+      };
+      signal?.addEventListener('abort', drop, { once: true });
+      queue.set(id, {
+        task: { ...task, id },
+        detach: () => signal?.removeEventListener('abort', drop),
+      });
+      emit('queued');
     });
 
   return {
-    hash: async (password) => (await run({ op: 'hash', password, cost: 10 })) as string,
-    compare: async (password, hash) => (await run({ op: 'compare', password, hash })) as boolean,
+    hash: async (password, signal) =>
+      (await run({ op: 'hash', password, cost: 10 }, signal)) as string,
+    compare: async (password, hash, signal) =>
+      (await run({ op: 'compare', password, hash }, signal)) as boolean,
     async close() {
       await Promise.all(workers.map((w) => w.terminate()));
       workers.length = 0;

@@ -2,7 +2,7 @@
 // active user. The route table wraps every handler that needs a caller in `signedIn`, so
 // a resource's handlers receive the actor and never see tokens.
 import { authenticationFailure } from '../errors';
-import { presentedToken } from '../http/auth';
+import { MALFORMED_HEADER, presentedToken } from '../http/auth';
 import type { Ctx, Handler } from '../http/context';
 import type { Actor } from '../policy';
 import type { TokenService } from './token';
@@ -16,7 +16,12 @@ export type FindActor = (username: string) => Actor | undefined;
 export function createAuthenticate(tokens: TokenService, findActor: FindActor) {
   return async (ctx: Ctx): Promise<Actor> => {
     const token = await presentedToken(ctx);
-    if (!token) throw authenticationFailure('Missing credentials');
+    if (!token) {
+      // No token anywhere, only a header of another scheme (a proxy's Basic): kind 7
+      // naming the header, as before.
+      const other = Boolean(ctx.req.headers.authorization);
+      throw authenticationFailure(other ? MALFORMED_HEADER : 'Missing credentials');
+    }
     const actor = findActor(tokens.verify(token));
     if (!actor) throw authenticationFailure('Invalid token');
     ctx.caller = actor.username;

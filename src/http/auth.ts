@@ -2,7 +2,7 @@
 // `auth: {type: "token"}`, GET and DELETE the `token` query parameter; any request may
 // use `Authorization: Bearer` instead, and when two are present they must agree.
 // Checking the token is the auth module's job (src/auth/session.ts).
-import { authenticationFailure, jsonType, wrongType } from '../errors';
+import { authenticationFailure, invalidAuthenticationType, jsonType, wrongType } from '../errors';
 import { readJsonBody } from './body';
 import type { Ctx } from './context';
 
@@ -21,11 +21,17 @@ export async function requestObject(ctx: Ctx): Promise<unknown> {
   return (await requestBody(ctx)).object;
 }
 
+export const MALFORMED_HEADER = 'Malformed Authorization header';
+
+/**
+ * The token of an `Authorization: Bearer` header. Other schemes (a reverse proxy's own
+ * `Basic` or `Digest`) are not ours and are ignored; a malformed Bearer header is kind 7.
+ */
 function bearerToken(ctx: Ctx): string | undefined {
   const header = ctx.req.headers.authorization;
-  if (!header) return undefined;
+  if (!header || !/^Bearer(\s|$)/i.test(header)) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match?.[1]) throw authenticationFailure('Malformed Authorization header');
+  if (!match?.[1]) throw authenticationFailure(MALFORMED_HEADER);
   return match[1];
 }
 
@@ -39,9 +45,7 @@ export async function presentedToken(ctx: Ctx): Promise<string | undefined> {
       if (typeof auth !== 'object' || Array.isArray(auth))
         throw authenticationFailure('Invalid auth block');
       const { type, token } = auth as Record<string, unknown>;
-      if (type !== 'token') {
-        throw authenticationFailure(`${String(type)} is not a valid authentication type`);
-      }
+      if (type !== 'token') throw invalidAuthenticationType(type);
       if (typeof token !== 'string') throw authenticationFailure('Missing credentials');
       fromRequest = token;
     }

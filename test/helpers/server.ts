@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/log';
-import { type RunningServer, type ServerTimeouts, startServer } from '../../src/server';
+import {
+  type RunningServer,
+  type ServerTimeouts,
+  type StartOptions,
+  startServer,
+} from '../../src/server';
 import { type Api, createApi } from './api';
 
 export const ADMIN = { username: 'admin', password: 'admin-password-1' };
@@ -34,7 +39,12 @@ export function tempDir(prefix = 'timetrack-test-'): string {
  * TIMETRACK_LOGIN_MAX_FAILURES); `dbFile` reuses an existing database.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string>; dbFile?: string; timeouts?: ServerTimeouts } = {},
+  options: {
+    env?: Record<string, string>;
+    dbFile?: string;
+    timeouts?: ServerTimeouts;
+    bcrypt?: StartOptions['bcrypt'];
+  } = {},
 ): Promise<TestServer> {
   const dir = tempDir();
   const dbFile = options.dbFile ?? join(dir, 'test.db');
@@ -52,6 +62,7 @@ export async function startTestServer(
     log: createLogger(config.logLevel, (line) => logs.push(line)),
     announce: () => {},
     timeouts: options.timeouts,
+    bcrypt: options.bcrypt,
   });
   const api = createApi(running.url);
   const adminToken = await api.login(ADMIN.username, ADMIN.password);
