@@ -358,3 +358,229 @@ describe('timetrack migrate-from-timesync-node', () => {
     assert.equal(existsSync(target), false);
   });
 });
+
+// The old server's DELETE /activities/:slug ran
+//   UPDATE activities SET deleted_at = <now>, slug = NULL WHERE slug = <slug>
+// so every row that had the current slug lost it (and got deleted_at), while rows from
+// before a rename kept their old slug. Its POST /activities/:slug marked the rows with the
+// old slug not newest and inserted the next revision. Both are replayed here on the
+// fixture: Travel is renamed to trips then deleted; Hiring is renamed (name only) then
+// deleted, so none of its rows keeps a slug.
+describe('timetrack migrate-from-timesync-node: activities the old server deleted', () => {
+  const ACTIVITY = {
+    travel: 'a0000006-1111-4111-8111-000000000006',
+    hiring: 'a0000007-1111-4111-8111-000000000007',
+  };
+  const LIVE_TIME = 'c000000a-3333-4333-8333-00000000000a';
+  const DELETED_TIME = 'c000000b-3333-4333-8333-00000000000b';
+  const dir = tempDir();
+  const dbFile = join(dir, 'timetrack.db');
+  let summary: string;
+  let running: RunningServer;
+  let api: Api;
+  let admin: string;
+
+  before(async () => {
+    const oldFile = createTimesyncNodeDatabase(dir);
+    const old = new Database(oldFile);
+    // 1451898000000 = 2016-01-04, 1454329800000 = 2016-02-01, 1459498500000 = 2016-04-01,
+    // 1462902300000 = 2016-05-10, 1484474400000 = 2017-01-15.
+    old.exec(`
+      -- POST /activities: travel and hiring.
+      INSERT INTO activities (id, name, slug, created_at, uuid, revision, newest) VALUES
+        (7, 'Travel', 'travel', 1451898000000, '${ACTIVITY.travel}', 1, 1),
+        (8, 'Hiring', 'hiring', 1451898000000, '${ACTIVITY.hiring}', 1, 1);
+      -- POST /activities/travel {name: Trips, slug: trips}; POST /activities/hiring {name: Recruiting}.
+      UPDATE activities SET newest = 0 WHERE slug = 'travel';
+      INSERT INTO activities (id, name, slug, created_at, updated_at, uuid, revision) VALUES
+        (9, 'Trips', 'trips', 1451898000000, 1454329800000, '${ACTIVITY.travel}', 2);
+      UPDATE activities SET newest = 0 WHERE slug = 'hiring';
+      INSERT INTO activities (id, name, slug, created_at, updated_at, uuid, revision) VALUES
+        (10, 'Recruiting', 'hiring', 1451898000000, 1454329800000, '${ACTIVITY.hiring}', 2);
+      -- A live time that had trips (and docs) in its first revision, docs only now; a
+      -- deleted time with recruiting. Neither stops the deletes (live, newest rows only).
+      INSERT INTO times (id, duration, user, project, date_worked, created_at, updated_at,
+                         deleted_at, uuid, revision, newest) VALUES
+        (10, 600, 4, '${PROJECT.timesync}', 1456790400000, 1459498500000, NULL, NULL, '${LIVE_TIME}', 1, 0),
+        (11, 900, 4, '${PROJECT.timesync}', 1456790400000, 1459498500000, 1462902300000, NULL, '${LIVE_TIME}', 2, 1),
+        (12, 300, 5, 'b0000003-2222-4222-8222-000000000003', 1456790400000, 1459498500000, NULL,
+         1462902300000, '${DELETED_TIME}', 1, 1);
+      INSERT INTO timesactivities VALUES (10, 9), (10, 2), (11, 2), (12, 10);
+      -- DELETE /activities/trips; DELETE /activities/hiring.
+      UPDATE activities SET deleted_at = 1484474400000, slug = NULL WHERE slug = 'trips';
+      UPDATE activities SET deleted_at = 1484474400000, slug = NULL WHERE slug = 'hiring';`);
+    old.close();
+    const res = await runCli(['migrate-from-timesync-node', oldFile, '--db', dbFile]);
+    assert.equal(res.code, 0, res.stderr);
+    summary = res.stdout;
+    const config = loadConfig({ port: 0, host: '127.0.0.1', db: dbFile }, {});
+    running = await startServer(config, {
+      log: createLogger('error', () => {}),
+      announce: () => {},
+    });
+    api = createApi(running.url);
+    admin = await api.login('oldadmin', 'old-admin-pass');
+  });
+  after(() => running?.close());
+
+  it('keeps them, with every revision, skipping nothing', () => {
+    const lines = summary.trimEnd().split('\n');
+    assert.ok(lines.includes('  activities                 7'), summary);
+    assert.ok(lines.includes('  activity_revisions         3'), summary);
+    assert.ok(lines.includes('  times                      9'), summary);
+    assert.ok(lines.includes('  time_revisions             3'), summary);
+    assert.equal(lines.at(-1), 'Nothing was skipped.', summary);
+    assert.ok(!summary.includes('Notes'), summary);
+  });
+
+  it('lists them deleted with slug null, and their revisions as the old server kept them', async () => {
+    const res = await api.get('/activities', admin, {
+      include_deleted: true,
+      include_revisions: true,
+    });
+    const byUuid = Object.fromEntries(
+      (res.body as Record<string, unknown>[]).map((a) => [a.uuid, a]),
+    );
+    assert.deepEqual(byUuid[ACTIVITY.travel], {
+      name: 'Trips',
+      slug: null,
+      uuid: ACTIVITY.travel,
+      revision: 2,
+      created_at: '2016-01-04',
+      updated_at: '2016-02-01',
+      deleted_at: '2017-01-15',
+      parents: [
+        {
+          name: 'Travel',
+          slug: 'travel', // the row from before the rename kept its slug
+          uuid: ACTIVITY.travel,
+          revision: 1,
+          created_at: '2016-01-04',
+          updated_at: null,
+          deleted_at: null,
+        },
+      ],
+    });
+    assert.deepEqual(byUuid[ACTIVITY.hiring], {
+      name: 'Recruiting',
+      slug: null,
+      uuid: ACTIVITY.hiring,
+      revision: 2,
+      created_at: '2016-01-04',
+      updated_at: '2016-02-01',
+      deleted_at: '2017-01-15',
+      parents: [
+        {
+          name: 'Hiring',
+          slug: null,
+          uuid: ACTIVITY.hiring,
+          revision: 1,
+          created_at: '2016-01-04',
+          updated_at: null,
+          deleted_at: '2017-01-15', // the old delete stamped every row with the slug
+        },
+      ],
+    });
+    const live = await api.get('/activities', admin);
+    assert.deepEqual(
+      (live.body as { uuid: string }[]).filter((a) => Object.values(ACTIVITY).includes(a.uuid)),
+      [],
+    );
+  });
+
+  it('never reaches them by slug: their old slugs are free for new activities', async () => {
+    for (const slug of ['trips', 'travel', 'hiring']) {
+      for (const include_deleted of [false, true]) {
+        const res = await api.get(`/activities/${slug}`, admin, { include_deleted });
+        assert.deepEqual([res.status, res.body.text], [404, 'Nonexistent activity'], slug);
+      }
+      const update = await api.post(`/activities/${slug}`, admin, { name: 'Back' });
+      assert.deepEqual([update.status, update.body.text], [404, 'Nonexistent activity'], slug);
+      const remove = await api.del(`/activities/${slug}`, admin);
+      assert.deepEqual([remove.status, remove.body.text], [404, 'Nonexistent activity'], slug);
+    }
+    const created = await api.post('/activities', admin, { name: 'Trips again', slug: 'trips' });
+    assert.equal(created.status, 200, created.text);
+    assert.notEqual(created.body.uuid, ACTIVITY.travel);
+    const all = await api.get('/activities', admin, { include_deleted: true });
+    const travel = (all.body as { uuid: string }[]).find((a) => a.uuid === ACTIVITY.travel);
+    assert.deepEqual(travel, {
+      name: 'Trips',
+      slug: null,
+      uuid: ACTIVITY.travel,
+      revision: 2,
+      created_at: '2016-01-04',
+      updated_at: '2016-02-01',
+      deleted_at: '2017-01-15',
+    });
+  });
+
+  it('keeps them in the times that had them; their slugs are left out, as the old server did', async () => {
+    const time = await api.get(`/times/${LIVE_TIME}`, admin, { include_revisions: true });
+    assert.deepEqual(
+      [time.body.activities, time.body.parents.map((p: { activities: string[] }) => p.activities)],
+      [['docs'], [['docs']]],
+    );
+    const deleted = await api.get(`/times/${DELETED_TIME}`, admin, { include_deleted: true });
+    assert.deepEqual([deleted.body.deleted_at, deleted.body.activities], ['2016-05-10', []]);
+    const db = new Database(dbFile, { readonly: true });
+    try {
+      const idOf = (uuid: string) =>
+        db.prepare('SELECT id FROM activities WHERE uuid = ?').pluck().get(uuid);
+      assert.deepEqual(
+        db
+          .prepare(`SELECT r.activity_ids FROM time_revisions r JOIN times t ON t.id = r.time_id
+            WHERE t.uuid = ?`)
+          .pluck()
+          .all(LIVE_TIME),
+        [JSON.stringify([idOf('a0000002-1111-4111-8111-000000000002'), idOf(ACTIVITY.travel)])],
+      );
+      assert.deepEqual(
+        db
+          .prepare(`SELECT ta.activity_id FROM time_activities ta JOIN times t ON t.id = ta.time_id
+            WHERE t.uuid = ?`)
+          .pluck()
+          .all(DELETED_TIME),
+        [idOf(ACTIVITY.hiring)],
+      );
+    } finally {
+      db.close();
+    }
+    // Restoring the deleted time cannot bring the activity back with it.
+    const restore = await api.post(`/times/${DELETED_TIME}`, admin, { notes: 'back' });
+    assert.deepEqual(
+      [restore.status, restore.body.text],
+      [409, 'The time does not contain a valid activity reference'],
+    );
+  });
+
+  it('passes admin check, and export → import → export gives the same bytes', async () => {
+    assert.deepEqual((await runCli(['admin', 'check', '--db', dbFile])).stdout, 'ok\n');
+    const exported = join(dir, 'export.jsonl');
+    const out = await runCli(['admin', 'export', '--db', dbFile, '--output', exported]);
+    assert.equal(out.code, 0, out.stderr);
+    const copy = join(dir, 'copy.db');
+    const imported = await runCli(['admin', 'import', exported, '--db', copy]);
+    assert.equal(imported.code, 0, imported.stderr);
+    const again = await runCli(['admin', 'export', '--db', copy]);
+    assert.equal(again.stdout, readFileSync(exported, 'utf8'));
+    assert.deepEqual(await runCli(['admin', 'check', '--db', copy]), {
+      code: 0,
+      stdout: 'ok\n',
+      stderr: '',
+    });
+  });
+
+  it('admin check reports a live activity without a slug', async () => {
+    const broken = join(dir, 'broken.db');
+    const db = new Database(dbFile, { readonly: true });
+    await db.backup(broken);
+    db.close();
+    const edit = new Database(broken);
+    edit.prepare('UPDATE activities SET deleted_at = NULL WHERE uuid = ?').run(ACTIVITY.travel);
+    edit.close();
+    const res = await runCli(['admin', 'check', '--db', broken]);
+    assertUserError(res, /^timetrack: 1 problem found in /);
+    assert.equal(res.stdout, `activity ${ACTIVITY.travel} is live but has no slug\n`);
+  });
+});

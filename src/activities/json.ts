@@ -4,11 +4,24 @@
 import { type ChangeTimes, changeDates, withParents } from '../db/revisions';
 import type { SqlOf } from '../db/sql-json';
 
+/**
+ * The stored slug of an activity that has none: one the old reference server deleted (its
+ * DELETE set the slug to NULL; `migrate-from-timesync-node` keeps such activities, SPEC
+ * §10). The column stays NOT NULL — a nullable one would be a schema change — and '' is
+ * never a slug, so no lookup by slug reaches such a row. Only a deleted activity, or a
+ * revision, has it (`admin check` reports a live one); the API shows it as null.
+ */
+export const NO_SLUG = '';
+
+/** SQL of a stored activity slug as the API shows it: null for NO_SLUG. */
+export const shownSlugSql = (column: string) => `nullif(${column}, '${NO_SLUG}')`;
+
 /** The fields an activity shows, of its current row or of one of its revisions. */
 export interface ActivityRevision extends ChangeTimes {
   revision: number;
   name: string;
-  slug: string;
+  /** null only for an activity deleted by the old reference server (NO_SLUG). */
+  slug: string | null;
 }
 
 export interface ActivityRow extends ActivityRevision {
@@ -18,11 +31,14 @@ export interface ActivityRow extends ActivityRevision {
   parents?: string;
 }
 
+/** A live activity: it always has a slug. */
+export type LiveActivityRow = ActivityRow & { slug: string };
+
 /** How SQL reads each field of a revision row `r` (activity_revisions). */
 export const ACTIVITY_REVISION_SQL: SqlOf<ActivityRevision> = {
   revision: 'r.revision',
   name: 'r.name',
-  slug: 'r.slug',
+  slug: shownSlugSql('r.slug'),
   created_at: 'r.created_at',
   updated_at: 'r.updated_at',
   deleted_at: 'r.deleted_at',

@@ -1,13 +1,15 @@
 // Activities: listed for everyone, written by site managers and admins, revisioned on
 // update, soft deleted (which releases the slug) unless a live time entry uses them
-// (SPEC §3, §4.2, §5).
+// (SPEC §3, §4.2, §5). Every path finds a live activity by its slug and none restores a
+// deleted one, so an activity the old reference server deleted, which has no slug
+// (json.ts NO_SLUG), is only ever listed: a restore would have to give it a new slug.
 import { type Db, writeTransaction } from '../db/open';
 import { notFound, requestFailure, slugsAlreadyExist } from '../errors';
 import type { Listing } from '../http/list';
 import { booleanParam, bySlugParams, pagingParams } from '../http/query';
 import { type Actor, authorize } from '../policy';
 import { parseObject } from '../validate';
-import { type ActivityRow, toActivityJson } from './json';
+import { type LiveActivityRow, toActivityJson } from './json';
 import { createActivitySchema, updateActivitySchema } from './schema';
 import type { ActivityStore } from './store';
 
@@ -19,7 +21,7 @@ export function createActivityService(deps: {
   defaultLimit: number;
 }) {
   const { db, activities } = deps;
-  const find = (slug: string, withParents = false): ActivityRow => {
+  const find = (slug: string, withParents = false): LiveActivityRow => {
     const row = activities.findBySlug(slug, withParents);
     if (!row) throw notFound('activity');
     return row;

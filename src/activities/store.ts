@@ -5,7 +5,17 @@ import { readList } from '../db/list-reader';
 import type { Db } from '../db/open';
 import type { ReaderPool } from '../db/readers';
 import { columnsSql, jsonObjectSql } from '../db/sql-json';
-import { ACTIVITY_REVISION_SQL, type ActivityRow, activityText } from './json';
+import {
+  ACTIVITY_REVISION_SQL,
+  type ActivityRow,
+  activityText,
+  type LiveActivityRow,
+  NO_SLUG,
+  shownSlugSql,
+} from './json';
+
+/** SQL: whether a stored activity slug is one (NO_SLUG is not), for other resources' SQL. */
+export const hasSlugSql = (column: string) => `${column} <> '${NO_SLUG}'`;
 
 /** Each column of an ActivityRow (but its parents), typed so none can be forgotten. */
 const COLUMNS = columnsSql<Omit<ActivityRow, 'parents'>>({
@@ -13,7 +23,7 @@ const COLUMNS = columnsSql<Omit<ActivityRow, 'parents'>>({
   uuid: 'a.uuid',
   revision: 'a.revision',
   name: 'a.name',
-  slug: 'a.slug',
+  slug: shownSlugSql('a.slug'),
   created_at: 'a.created_at',
   updated_at: 'a.updated_at',
   deleted_at: 'a.deleted_at',
@@ -76,7 +86,7 @@ export function createActivityStore(db: Db, readers: ReaderPool) {
   return {
     /** The live activity with that slug (a deleted one has released its slug). */
     findBySlug: (slug: string, withParents = false) =>
-      (withParents ? bySlugWithParents : bySlug).get(slug) as ActivityRow | undefined,
+      (withParents ? bySlugWithParents : bySlug).get(slug) as LiveActivityRow | undefined,
 
     /** The id of the live activity with that slug. */
     idOf: (slug: string) => liveIdsBySlug.get(slug) as number | undefined,

@@ -30,7 +30,11 @@ const INVARIANTS: readonly string[] = [
   ),
   // No two live objects share a slug.
   `SELECT printf('activity slug %s is used by %d live activities', slug, count(*))
-   FROM activities WHERE deleted_at IS NULL GROUP BY slug HAVING count(*) > 1`,
+   FROM activities WHERE deleted_at IS NULL AND slug <> '' GROUP BY slug HAVING count(*) > 1`,
+  // A live activity has a slug; only deleted ones may lack it (activities/json.ts NO_SLUG:
+  // those the old reference server deleted).
+  `SELECT printf('activity %s is live but has no slug', uuid)
+   FROM activities WHERE deleted_at IS NULL AND slug = ''`,
   `SELECT printf('project slug %s is used by %d live projects', s.slug, count(*))
    FROM project_slugs s JOIN projects p ON p.id = s.project_id
    WHERE p.deleted_at IS NULL GROUP BY s.slug HAVING count(*) > 1`,

@@ -1,5 +1,6 @@
 // Copies each kind of object from the old reference server's database into ours, with
 // new ids and every uuid, revision, date, slug and permission kept (SPEC §10).
+import { NO_SLUG } from '../activities/json';
 import { BCRYPT_HASH } from '../auth/password';
 import { formatDate } from '../dates';
 import { isNewUsername, isSlug } from '../identifiers';
@@ -51,27 +52,33 @@ export function copyUsers(
   return ids;
 }
 
-/** Activity uuid → new activity id. */
+/**
+ * Activity uuid → new activity id. The old server's DELETE set the slug of every row that
+ * had the current one to NULL (rows from before a rename keep theirs): such a deleted
+ * activity is kept, and each row without a slug gets NO_SLUG (shown as null), as that
+ * server showed it. Only a live activity must have a valid slug.
+ */
 export function copyActivities(old: TimesyncNodeStore, write: Write, report: Report) {
   const byUuid = new Map<string, number>();
   const liveSlugs = new Set<string>(); // the old schema did not keep them unique
   for (const { uuid, history, current } of chains(old.activities(), 'activity', report)) {
-    if (current.slug === null || !isSlug(current.slug)) {
-      report.skipped.push(`activity ${uuid}: slug ${String(current.slug)} is not a valid slug`);
+    const slug = current.slug;
+    if (slug === null ? current.deleted_at === null : !isSlug(slug)) {
+      report.skipped.push(`activity ${uuid}: slug ${String(slug)} is not a valid slug`);
       continue;
     }
-    if (current.deleted_at === null) {
-      if (liveSlugs.has(current.slug)) {
-        report.skipped.push(`activity ${uuid}: slug ${current.slug} is taken by another activity`);
+    if (current.deleted_at === null && slug !== null) {
+      if (liveSlugs.has(slug)) {
+        report.skipped.push(`activity ${uuid}: slug ${slug} is taken by another activity`);
         continue;
       }
-      liveSlugs.add(current.slug);
+      liveSlugs.add(slug);
     }
     const id = byUuid.size + 1;
     byUuid.set(uuid, id);
     const fields = (r: typeof current) => ({
       name: r.name,
-      slug: r.slug ?? current.slug,
+      slug: r.slug ?? NO_SLUG,
       ...dates(r),
     });
     write('activities', { id, uuid, revision: history.length + 1, ...fields(current) });

@@ -3,6 +3,7 @@
 // serialised per row — one user's month is hundreds of rows. Its project is shown as all
 // of the project's slugs and its activities as slugs, gathered by subqueries in the same
 // statement (no query per row).
+import { hasSlugSql } from '../activities/store';
 import { readList } from '../db/list-reader';
 import type { Db } from '../db/open';
 import type { ReaderPool } from '../db/readers';
@@ -17,17 +18,20 @@ const timeJson = (withParents: boolean) =>
       row: 't',
       usernameOf: usernameSql,
       projectSlugsOf: projectSlugsSql,
-      // The activity slugs of the current revision.
+      // The activity slugs of the current revision. An activity the old reference server
+      // deleted has no slug and is left out, as that server did (docs/backups.md).
       activitySlugs: `(SELECT json_group_array(a.slug ORDER BY a.slug) FROM time_activities ta
-        JOIN activities a ON a.id = ta.activity_id WHERE ta.time_id = t.id)`,
+        JOIN activities a ON a.id = ta.activity_id
+        WHERE ta.time_id = t.id AND ${hasSlugSql('a.slug')})`,
     },
     {
       row: 'r',
       usernameOf: usernameSql,
       projectSlugsOf: projectSlugsSql,
-      // The activity slugs of a revision, from the ids it kept.
+      // The activity slugs of a revision, from the ids it kept (slugless ones left out).
       activitySlugs: `(SELECT json_group_array(a.slug ORDER BY a.slug)
-        FROM json_each(r.activity_ids) j JOIN activities a ON a.id = j.value)`,
+        FROM json_each(r.activity_ids) j JOIN activities a ON a.id = j.value
+        WHERE ${hasSlugSql('a.slug')})`,
     },
     withParents,
   );
