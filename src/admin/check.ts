@@ -1,6 +1,7 @@
 // `timetrack admin check`: SQLite's own integrity and foreign-key checks plus the
 // invariants of our schema that no constraint expresses (revision chains, live slugs,
-// deleted users). Read-only: it reports, never repairs.
+// deleted users, password hashes). Read-only: it reports, never repairs.
+import { BCRYPT_HASH, bcryptCost, isAcceptedHash, MAX_BCRYPT_COST } from '../auth/password';
 import type { Db } from '../db/open';
 import { CliError } from './cli';
 import { openExistingInstance } from './instance-tables';
@@ -43,6 +44,19 @@ const INVARIANTS: readonly string[] = [
    FROM users WHERE deleted_at IS NOT NULL AND active = 1`,
 ];
 
+/**
+ * Why a stored password hash can never let its user log in (SPEC §2.4), or undefined
+ * for a hash logins compare. Shared by `admin check` and `admin import`.
+ */
+export function passwordHashProblem(username: string, hash: unknown): string | undefined {
+  if (hash === null || (typeof hash === 'string' && isAcceptedHash(hash))) return undefined;
+  const what =
+    typeof hash === 'string' && BCRYPT_HASH.test(hash)
+      ? `a bcrypt hash of cost ${bcryptCost(hash)}, above ${MAX_BCRYPT_COST}`
+      : 'a password hash that is not a bcrypt hash';
+  return `user ${username} has ${what}: password logins always fail until \`timetrack admin set-password ${username}\``;
+}
+
 /** Every problem found, in a stable order; empty when the database is healthy. */
 export function findProblems(db: Db): string[] {
   const problems: string[] = [];
@@ -59,6 +73,13 @@ export function findProblems(db: Db): string[] {
     problems.push(`foreign key: a row of ${o.table}${where} refers to a missing ${o.parent} row`);
   }
   for (const sql of INVARIANTS) problems.push(...(db.prepare(sql).pluck().all() as string[]));
+  const hashes = db.prepare(
+    'SELECT username, password_hash FROM users WHERE password_hash IS NOT NULL ORDER BY id',
+  );
+  for (const u of hashes.iterate() as Iterable<{ username: string; password_hash: string }>) {
+    const problem = passwordHashProblem(u.username, u.password_hash);
+    if (problem) problems.push(problem);
+  }
   return problems;
 }
 

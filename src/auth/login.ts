@@ -3,7 +3,7 @@
 import type { AuthModule } from '../config';
 import { authenticationFailure } from '../errors';
 import type { UserStore } from '../users/store';
-import { DUMMY_HASH, type PasswordHasher } from './password';
+import { DUMMY_HASH, isAcceptedHash, type PasswordHasher } from './password';
 import type { LoginThrottle } from './throttle';
 import type { TokenService } from './token';
 
@@ -15,8 +15,11 @@ export const INVALID_CREDENTIALS = 'Invalid username or password';
 export function passwordAuthenticator(users: UserStore, passwords: PasswordHasher): Authenticator {
   return async (username, password) => {
     const user = users.findByUsername(username);
-    const ok = await passwords.compare(password, user?.password_hash ?? DUMMY_HASH);
-    if (!ok || !user || user.active !== 1 || user.deleted_at !== null || !user.password_hash) {
+    // A hash of a cost we refuse (older data) is never compared: the dummy takes its place.
+    const stored = user?.password_hash;
+    const hash = stored && isAcceptedHash(stored) ? stored : undefined;
+    const ok = await passwords.compare(password, hash ?? DUMMY_HASH);
+    if (!ok || !user || user.active !== 1 || user.deleted_at !== null || !hash) {
       return undefined;
     }
     return user.username;

@@ -1,11 +1,17 @@
 // Shapes of user objects sent to POST /users and POST /users/:username (SPEC §4.4).
 import * as v from 'valibot';
-import { BCRYPT_HASH } from '../auth/password';
+import { BCRYPT_HASH, isAcceptedHash, MAX_BCRYPT_COST } from '../auth/password';
 import { isEmail, optionalBoolean, optionalText, optionalTyped, slugArray } from '../validate';
 
 const common = {
   display_name: optionalText(255),
-  password: v.optional(v.message(v.pipe(v.string(), v.regex(BCRYPT_HASH)), 'bcrypt hash')),
+  password: v.optional(
+    v.pipe(
+      v.message(v.pipe(v.string(), v.regex(BCRYPT_HASH)), 'bcrypt hash'),
+      // A hash bcrypt reads but too costly to compare at login (auth/password.ts).
+      v.check(isAcceptedHash, `bcrypt hash of cost 4 to ${MAX_BCRYPT_COST}`),
+    ),
+  ),
   email: optionalTyped(isEmail, 'email address'),
   'org-roles': v.optional(v.message(v.nullable(slugArray()), 'array of org-role slugs')),
   site_spectator: optionalBoolean(),

@@ -1,0 +1,192 @@
+// Hardening, round 2 (docs/hardening.md): users and tokens. Each block reproduces one
+// defect through a real server, real HTTP and a temporary SQLite file, or through the
+// `timetrack` CLI: bcrypt costs above 14.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { assertUserError, runCli } from './helpers/cli';
+import { authenticationBody, badObjectBody } from './helpers/errors';
+import { createUser } from './helpers/factories';
+import { bcryptHash, startTestServer, type TestServer, tempDir } from './helpers/server';
+import { createTimesyncNodeDatabase } from './helpers/timesync-node';
+
+const INVALID_LOGIN = authenticationBody('Invalid username or password');
+
+/** A string of bcrypt's shape with the given cost (never hashed: only its shape counts). */
+const hashOfCost = (cost: number) =>
+  bcryptHash('shape').replace('$04$', `$${String(cost).padStart(2, '0')}$`);
+
+/** Runs SQL against a database file, also while a server has it open (WAL). */
+function sql(file: string, statement: string, ...params: unknown[]): void {
+  const db = new Database(file);
+  try {
+    db.prepare(statement).run(...params);
+  } finally {
+    db.close();
+  }
+}
+
+describe('bcrypt hashes above cost 14 (round 2, item 1)', () => {
+  let server: TestServer;
+  let admin: string;
+  before(async () => {
+    server = await startTestServer();
+    admin = server.adminToken;
+  });
+  after(() => server.close());
+
+  const TOO_COSTLY = badObjectBody(
+    'Field password of user should be bcrypt hash of cost 4 to 14 but was sent as string',
+  );
+
+  it('refuses a hash above cost 14 from an admin and from a user for themself', async () => {
+    for (const cost of [15, 20, 31]) {
+      const res = await server.api.post('/users', admin, {
+        username: `costly${cost}`,
+        password: hashOfCost(cost),
+      });
+      assert.deepEqual(res.body, TOO_COSTLY, `cost ${cost}`);
+    }
+    const user = await createUser(server);
+    const res = await server.api.post(`/users/${user.username}`, user.token, {
+      password: hashOfCost(31),
+    });
+    assert.deepEqual(res.body, TOO_COSTLY);
+    await server.api.login(user.username, user.password); // nothing was written
+    // Costs 4 to 14 are accepted; a string bcrypt cannot read keeps the SPEC §2.4 text.
+    for (const cost of [4, 10, 14]) {
+      const ok = await server.api.post('/users', admin, {
+        username: `fine${cost}`,
+        password: hashOfCost(cost),
+      });
+      assert.equal(ok.status, 200, ok.text);
+    }
+    assert.deepEqual(
+      (await server.api.post('/users', admin, { username: 'x99', password: hashOfCost(99) })).body,
+      badObjectBody('Field password of user should be bcrypt hash but was sent as string'),
+    );
+  });
+
+  it('never compares a stored hash above 14: its logins fail and other logins go on', async () => {
+    const victim = await createUser(server);
+    const bystander = await createUser(server);
+    sql(
+      server.dbFile,
+      'UPDATE users SET password_hash = ? WHERE username = ?',
+      hashOfCost(31),
+      victim.username,
+    );
+    // Watch what reaches bcrypt. A hash above 14 is answered at once here, so that the
+    // unfixed server fails this test instead of comparing for 40 hours.
+    const passwords = server.running.app.passwords;
+    const compare = passwords.compare;
+    const compared: string[] = [];
+    passwords.compare = async (password, hash) => {
+      compared.push(hash);
+      return Number(hash.slice(4, 6)) > 14 ? false : compare.call(passwords, password, hash);
+    };
+    try {
+      // More attempts than there are bcrypt workers, all at once, without a token.
+      const attempts = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          server.api.raw('/v0/login', {
+            method: 'POST',
+            body: JSON.stringify({
+              auth: { type: 'password', username: victim.username, password: victim.password },
+            }),
+          }),
+        ),
+      );
+      for (const res of attempts) assert.deepEqual(res.body, INVALID_LOGIN);
+      await server.api.login(bystander.username, bystander.password);
+    } finally {
+      passwords.compare = compare;
+    }
+    const costs = compared.map((hash) => Number(hash.slice(4, 6)));
+    assert.ok(costs.length >= 5, 'every login still ran one comparison');
+    assert.deepEqual(
+      costs.filter((c) => c > 14),
+      [],
+      'no hash above cost 14 was compared',
+    );
+  });
+
+  it('lists users with such a hash in `admin check`', async () => {
+    const user = await createUser(server);
+    sql(
+      server.dbFile,
+      'UPDATE users SET password_hash = ? WHERE username = ?',
+      hashOfCost(20),
+      user.username,
+    );
+    const res = await runCli(['admin', 'check', '--db', server.dbFile]);
+    assertUserError(res, /problems? found in /);
+    assert.ok(
+      res.stdout
+        .split('\n')
+        .includes(
+          `user ${user.username} has a bcrypt hash of cost 20, above 14: password logins always fail until \`timetrack admin set-password ${user.username}\``,
+        ),
+      res.stdout,
+    );
+  });
+
+  it('refuses such a hash in `admin import`, naming the line', async () => {
+    const dir = tempDir();
+    const exported = join(dir, 'export.jsonl');
+    const user = await createUser(server);
+    sql(
+      server.dbFile,
+      'UPDATE users SET password_hash = ? WHERE username = ?',
+      hashOfCost(31),
+      user.username,
+    );
+    // Every other user with a bad hash is set right first, so the line found is this one.
+    sql(
+      server.dbFile,
+      `UPDATE users SET password_hash = NULL WHERE username <> ? AND password_hash LIKE '$2_$__$%'
+         AND CAST(substr(password_hash, 5, 2) AS INTEGER) > 14`,
+      user.username,
+    );
+    const res = await runCli(['admin', 'export', '--db', server.dbFile, '--output', exported]);
+    assert.equal(res.code, 0, res.stderr);
+    const lines = readFileSync(exported, 'utf8').split('\n');
+    const lineNo = lines.findIndex((l) => l.includes(`"username":"${user.username}"`)) + 1;
+    const target = join(dir, 'imported.db');
+    assertUserError(
+      await runCli(['admin', 'import', exported, '--db', target]),
+      new RegExp(
+        `export\\.jsonl line ${lineNo}: user ${user.username} has a bcrypt hash of cost 31, above 14: .*; set its password_hash to null to import it without one\\n$`,
+      ),
+    );
+    // Nothing was written; with the hash removed the same file imports.
+    const fixed = join(dir, 'fixed.jsonl');
+    writeFileSync(fixed, lines.join('\n').replace(`"${hashOfCost(31)}"`, 'null'));
+    const ok = await runCli(['admin', 'import', fixed, '--db', target]);
+    assert.equal(ok.code, 0, ok.stderr);
+  });
+
+  it('leaves such a hash out of a migration from timesync-node and says so', async () => {
+    const dir = tempDir();
+    const old = createTimesyncNodeDatabase(dir);
+    sql(old, "UPDATE users SET password = ? WHERE username = 'dev2'", hashOfCost(31));
+    const target = join(dir, 'migrated.db');
+    const res = await runCli(['migrate-from-timesync-node', old, '--db', target]);
+    assert.equal(res.code, 0, res.stderr);
+    assert.ok(
+      res.stdout.includes(
+        '  - user dev2: its bcrypt hash has cost 31, above 14, which logins never check; it was left out (set a password with `timetrack admin set-password dev2`)\n',
+      ),
+      res.stdout,
+    );
+    const db = new Database(target, { readonly: true });
+    try {
+      const row = db.prepare("SELECT password_hash FROM users WHERE username = 'dev2'").get();
+      assert.deepEqual(row, { password_hash: null });
+    } finally {
+      db.close();
+    }
+  });
+});
