@@ -1,6 +1,6 @@
 // Hardening, round 2 (docs/hardening.md): users and tokens. Each block reproduces one
 // defect through a real server, real HTTP and a temporary SQLite file, or through the
-// `timetrack` CLI: bcrypt costs above 14.
+// `timetrack` CLI: bcrypt costs above 14 and oversized arrays in bodies.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { assertUserError, runCli } from './helpers/cli';
 import { authenticationBody, badObjectBody } from './helpers/errors';
-import { createUser } from './helpers/factories';
+import { createActivity, createProject, createRole, createUser } from './helpers/factories';
 import { bcryptHash, startTestServer, type TestServer, tempDir } from './helpers/server';
 import { createTimesyncNodeDatabase } from './helpers/timesync-node';
 
@@ -188,5 +188,94 @@ describe('bcrypt hashes above cost 14 (round 2, item 1)', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('arrays in bodies have a maximum length (round 2, item 4)', () => {
+  let server: TestServer;
+  let admin: string;
+  before(async () => {
+    server = await startTestServer();
+    admin = server.adminToken;
+  });
+  after(() => server.close());
+
+  const wrong = (object: string, field: string, expected: string, received = 'array') =>
+    badObjectBody(`Field ${field} of ${object} should be ${expected} but was sent as ${received}`);
+
+  it('refuses 200,000 copies of one org-role slug (kind 4), writing nothing', async () => {
+    const role = await createRole(server, { slug: 'r' }); // short: 200,000 fit in 1 MiB
+    const user = await createUser(server);
+    const res = await server.api.post(`/users/${user.username}`, user.token, {
+      'org-roles': Array.from({ length: 200_000 }, () => role.slug),
+    });
+    assert.deepEqual(res.body, wrong('user', 'org-roles', 'array of at most 100 org-role slugs'));
+    const me = await server.api.get(`/users/${user.username}`, user.token);
+    assert.deepEqual(me.body['org-roles'], []);
+    // 101 on create is refused alike; exactly 100 (one role, sent 100 times) is fine.
+    assert.deepEqual(
+      (
+        await server.api.post('/users', admin, {
+          username: 'many-roles',
+          'org-roles': Array.from({ length: 101 }, () => role.slug),
+        })
+      ).body,
+      wrong('user', 'org-roles', 'array of at most 100 org-role slugs'),
+    );
+    const hundred = await server.api.post(`/users/${user.username}`, user.token, {
+      'org-roles': Array.from({ length: 100 }, () => role.slug),
+    });
+    assert.equal(hundred.status, 200, hundred.text);
+    assert.deepEqual(hundred.body['org-roles'], [role.slug]);
+    // A wrong type or item keeps its usual wording.
+    assert.deepEqual(
+      (await server.api.post(`/users/${user.username}`, user.token, { 'org-roles': [1] })).body,
+      wrong('user', 'org-roles', 'array of org-role slugs'),
+    );
+  });
+
+  it("limits a time's activities to 100", async () => {
+    const activity = await createActivity(server, { slug: 'a' });
+    const project = await createProject(server, { users: { admin: { member: true } } });
+    const time = {
+      duration: 60,
+      user: 'admin',
+      project: project.slugs[0],
+      date_worked: '2024-05-01',
+    };
+    const many = Array.from({ length: 200_000 }, () => activity.slug);
+    assert.deepEqual(
+      (await server.api.post('/times', admin, { ...time, activities: many })).body,
+      wrong('time', 'activities', 'array of at most 100 activity slugs'),
+    );
+    const created = await server.api.post('/times', admin, {
+      ...time,
+      activities: many.slice(0, 100),
+    });
+    assert.equal(created.status, 200, created.text);
+    assert.deepEqual(
+      (await server.api.post(`/times/${created.body.uuid}`, admin, { activities: many })).body,
+      wrong('time', 'activities', 'non-empty array of at most 100 activity slugs'),
+    );
+  });
+
+  it("limits a project's users map to 10,000 entries and its slugs to 16", async () => {
+    const users = Object.fromEntries(
+      Array.from({ length: 10_001 }, (_, i) => [`someone${i}`, { member: true }]),
+    );
+    assert.deepEqual(
+      (await server.api.post('/projects', admin, { name: 'Big', slugs: ['big'], users })).body,
+      wrong(
+        'project',
+        'users',
+        'map of at most 10000 usernames to objects of member, spectator and manager booleans',
+        'object',
+      ),
+    );
+    const slugs = Array.from({ length: 200_000 }, () => 'b');
+    assert.deepEqual(
+      (await server.api.post('/projects', admin, { name: 'Big', slugs })).body,
+      wrong('project', 'slugs', 'array of 1 to 16 slugs'),
+    );
   });
 });
