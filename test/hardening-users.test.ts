@@ -1,6 +1,7 @@
 // Hardening, round 2 (docs/hardening.md): users and tokens. Each block reproduces one
 // defect through a real server, real HTTP and a temporary SQLite file, or through the
-// `timetrack` CLI: bcrypt costs above 14 and oversized arrays in bodies.
+// `timetrack` CLI: bcrypt costs above 14, oversized arrays in bodies, and tokens that
+// outlived a password change, deactivation or deletion.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,11 +9,19 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { assertUserError, runCli } from './helpers/cli';
 import { authenticationBody, badObjectBody } from './helpers/errors';
-import { createActivity, createProject, createRole, createUser } from './helpers/factories';
+import {
+  createActivity,
+  createProject,
+  createRole,
+  createUser,
+  type TestUser,
+} from './helpers/factories';
 import { bcryptHash, startTestServer, type TestServer, tempDir } from './helpers/server';
 import { createTimesyncNodeDatabase } from './helpers/timesync-node';
 
 const INVALID_LOGIN = authenticationBody('Invalid username or password');
+const INVALID_TOKEN = authenticationBody('Invalid token');
+const REVOKED = authenticationBody('Token has been revoked');
 
 /** A string of bcrypt's shape with the given cost (never hashed: only its shape counts). */
 const hashOfCost = (cost: number) =>
@@ -276,6 +285,158 @@ describe('arrays in bodies have a maximum length (round 2, item 4)', () => {
     assert.deepEqual(
       (await server.api.post('/projects', admin, { name: 'Big', slugs })).body,
       wrong('project', 'slugs', 'array of 1 to 16 slugs'),
+    );
+  });
+});
+
+describe('tokens issued before a password change, deactivation or deletion (round 2, item 5)', () => {
+  let server: TestServer;
+  let admin: string;
+  before(async () => {
+    server = await startTestServer();
+    admin = server.adminToken;
+  });
+  after(() => server.close());
+
+  /** A new token of the user; tokens of one user issued in the same ms are identical. */
+  const newToken = async (user: TestUser, password = user.password, ...old: string[]) => {
+    for (;;) {
+      const token = await server.api.login(user.username, password);
+      if (token !== user.token && !old.includes(token)) return token;
+    }
+  };
+  const works = async (token: string) =>
+    assert.equal((await server.api.get('/users', token)).status, 200);
+  const refused = async (token: string, body = REVOKED) =>
+    assert.deepEqual((await server.api.get('/users', token)).body, body);
+
+  it("keeps the token that made the user's own password change; refuses the others", async () => {
+    const user = await createUser(server);
+    const caller = await newToken(user);
+    const newer = await newToken(user, user.password, caller); // issued after the caller's
+    const res = await server.api.post(`/users/${user.username}`, caller, {
+      password: bcryptHash('a new one'),
+    });
+    assert.equal(res.status, 200, res.text);
+    await works(caller);
+    await refused(user.token);
+    await refused(newer);
+    // The client carries on with its token, even through another change of its own.
+    const again = await server.api.post(`/users/${user.username}`, caller, {
+      password: bcryptHash('and another'),
+      meta: 'still me',
+    });
+    assert.equal(again.status, 200, again.text);
+    await works(caller);
+    assert.deepEqual(
+      (
+        await server.api.raw('/v0/login', {
+          method: 'POST',
+          body: JSON.stringify({
+            auth: { type: 'password', username: user.username, password: user.password },
+          }),
+        })
+      ).body,
+      INVALID_LOGIN,
+    );
+    await works(await newToken(user, 'and another'));
+  });
+
+  it("refuses every older token after an admin's reset; new logins work", async () => {
+    const user = await createUser(server);
+    const second = await newToken(user);
+    const res = await server.api.post(`/users/${user.username}`, admin, {
+      password: bcryptHash('reset by admin'),
+    });
+    assert.equal(res.status, 200, res.text);
+    await refused(user.token);
+    await refused(second);
+    await works(admin);
+    await works(await newToken(user, 'reset by admin'));
+  });
+
+  it('leaves tokens alone when nothing that matters changes', async () => {
+    const user = await createUser(server);
+    const res = await server.api.post(`/users/${user.username}`, admin, {
+      password: bcryptHash(user.password), // the hash it has: not a change
+      display_name: 'Renamed',
+    });
+    assert.equal(res.status, 200, res.text);
+    await works(user.token);
+  });
+
+  it('refuses tokens from before a deactivation, also once the user is active again', async () => {
+    const user = await createUser(server);
+    await server.api.post(`/users/${user.username}`, admin, { active: false });
+    await refused(user.token, INVALID_TOKEN);
+    await server.api.post(`/users/${user.username}`, admin, { active: true });
+    await refused(user.token);
+    await works(await newToken(user));
+  });
+
+  it('refuses tokens from before a deletion, also once the user is restored', async () => {
+    const user = await createUser(server);
+    assert.equal((await server.api.del(`/users/${user.username}`, admin)).status, 200);
+    await refused(user.token, INVALID_TOKEN);
+    const restored = await server.api.post(`/users/${user.username}`, admin, { meta: 'back' });
+    assert.equal(restored.status, 200, restored.text);
+    await refused(user.token);
+    await works(await newToken(user));
+  });
+
+  it('refuses older tokens after `admin set-password` on the command line', async () => {
+    const user = await createUser(server);
+    const res = await runCli(
+      ['admin', 'set-password', user.username, '--db', server.dbFile, '--password-stdin'],
+      { input: 'set on the command line\n' },
+    );
+    assert.equal(res.code, 0, res.stderr);
+    await refused(user.token);
+    await works(await newToken(user, 'set on the command line'));
+  });
+
+  it('keeps revocations through `admin export` and `admin import`; `admin check` is content', async () => {
+    const user = await createUser(server);
+    const caller = await newToken(user);
+    await server.api.post(`/users/${user.username}`, caller, { password: bcryptHash('moved') });
+    const check = await runCli(['admin', 'check', '--db', server.dbFile]);
+    assert.deepEqual(check, { code: 0, stdout: 'ok\n', stderr: '' });
+
+    const dir = tempDir();
+    const exported = join(dir, 'export.jsonl');
+    assert.equal(
+      (await runCli(['admin', 'export', '--db', server.dbFile, '--output', exported])).code,
+      0,
+    );
+    const row = readFileSync(exported, 'utf8')
+      .split('\n')
+      .map((l) => (l ? JSON.parse(l) : undefined))
+      .find((l) => l?.table === 'users' && l.row.username === user.username)?.row;
+    assert.equal(typeof row.tokens_valid_after, 'number');
+    const target = join(dir, 'imported.db');
+    const imported = await runCli(['admin', 'import', exported, '--db', target]);
+    assert.equal(imported.code, 0, imported.stderr);
+    const copy = await startTestServer({ dbFile: target });
+    try {
+      assert.deepEqual((await copy.api.get('/users', user.token)).body, REVOKED);
+      assert.equal((await copy.api.get('/users', caller)).status, 200);
+    } finally {
+      await copy.close();
+    }
+
+    // A kept token issued after the revocation is impossible: check names it.
+    sql(
+      server.dbFile,
+      'UPDATE users SET kept_token_iat = tokens_valid_after + 1 WHERE username = ?',
+      user.username,
+    );
+    const broken = await runCli(['admin', 'check', '--db', server.dbFile]);
+    assertUserError(broken, /1 problem found in /);
+    assert.match(
+      broken.stdout,
+      new RegExp(
+        `^user ${user.username} keeps a token issued at \\d+, after its tokens_valid_after \\d+\\n$`,
+      ),
     );
   });
 });

@@ -1,10 +1,10 @@
 // `timetrack admin check`: SQLite's own integrity and foreign-key checks plus the
 // invariants of our schema that no constraint expresses (revision chains, live slugs,
-// deleted users, password hashes). Read-only: it reports, never repairs.
+// deleted users, password hashes, kept tokens). Read-only: it reports, never repairs.
 import { BCRYPT_HASH, bcryptCost, isAcceptedHash, MAX_BCRYPT_COST } from '../auth/password';
 import type { Db } from '../db/open';
 import { CliError } from './cli';
-import { openExistingInstance } from './instance-tables';
+import { columnsOf, openExistingInstance } from './instance-tables';
 
 // Each query returns one column: a problem, as a line a person can act on.
 const INVARIANTS: readonly string[] = [
@@ -44,6 +44,15 @@ const INVARIANTS: readonly string[] = [
    FROM users WHERE deleted_at IS NOT NULL AND active = 1`,
 ];
 
+/** Invariants of token revocation (sql/002), run on a database that has its columns. */
+const TOKEN_INVARIANTS: readonly string[] = [
+  // The token kept by a user's own password change was issued before that change.
+  `SELECT printf('user %s keeps a token issued at %d, after its tokens_valid_after %s', username,
+     kept_token_iat, coalesce(tokens_valid_after, 'NULL'))
+   FROM users WHERE kept_token_iat IS NOT NULL
+     AND (tokens_valid_after IS NULL OR kept_token_iat > tokens_valid_after)`,
+];
+
 /**
  * Why a stored password hash can never let its user log in (SPEC §2.4), or undefined
  * for a hash logins compare. Shared by `admin check` and `admin import`.
@@ -72,7 +81,11 @@ export function findProblems(db: Db): string[] {
     const where = o.rowid === null ? '' : ` (rowid ${o.rowid})`;
     problems.push(`foreign key: a row of ${o.table}${where} refers to a missing ${o.parent} row`);
   }
-  for (const sql of INVARIANTS) problems.push(...(db.prepare(sql).pluck().all() as string[]));
+  // An older database (check never migrates) may lack the revocation columns.
+  const invariants = columnsOf(db, 'users').includes('kept_token_iat')
+    ? [...INVARIANTS, ...TOKEN_INVARIANTS]
+    : INVARIANTS;
+  for (const sql of invariants) problems.push(...(db.prepare(sql).pluck().all() as string[]));
   const hashes = db.prepare(
     'SELECT username, password_hash FROM users WHERE password_hash IS NOT NULL ORDER BY id',
   );
