@@ -85,7 +85,7 @@ export function createApp(deps: AppDeps) {
   return {
     ...deps,
     tokens,
-    authenticate: createAuthenticate(tokens, users.findActor),
+    authenticate: createAuthenticate(tokens, users.findTokenHolder),
     login,
     users,
     roles,

@@ -10,6 +10,8 @@ export interface Actor {
   siteSpectator: boolean;
   siteManager: boolean;
   siteAdmin: boolean;
+  /** `iat` (ms) of the token the request came with: a user's own password change keeps it. */
+  tokenIssuedAt?: number;
 }
 
 /** The actor's (or another user's) entry in a project's users map. */

@@ -75,10 +75,30 @@ export const optionalBoolean = () => v.optional(v.message(v.boolean(), 'boolean'
 
 export const slug = () => v.message(v.pipe(v.string(), v.check(isSlug)), 'slug');
 /**
- * An array of slugs with no message of its own: wrap it in v.message so that a bad item
- * reports the list's wording ("array of ... slugs"), not the item's.
+ * An array of at most `max` items, checked in this order: an array at all, its length,
+ * then each item. The length comes before any item is looked at, so an oversized array
+ * (1 MiB holds 200,000 short strings) costs one comparison, not a check or a lookup per
+ * element. `tooLong` words the length refusal ("array of at most N ..."); the other
+ * refusals take the wording of a surrounding v.message.
  */
-export const slugArray = () => v.array(v.pipe(v.string(), v.check(isSlug)));
+export const boundedArray = <TItem extends v.GenericSchema>(
+  item: TItem,
+  max: number,
+  tooLong?: string,
+) =>
+  v.pipe(
+    // v.custom, not v.array(v.unknown()): the latter already visits every element.
+    v.custom<unknown[]>(Array.isArray),
+    v.maxLength(max, tooLong),
+    v.array(item),
+  );
+
+/**
+ * An array of at most `max` slugs with no message of its own for a bad item: wrap it in
+ * v.message so that a bad item reports the list's wording ("array of ... slugs").
+ */
+export const slugArray = (max: number, tooLong?: string) =>
+  boundedArray(v.pipe(v.string(), v.check(isSlug)), max, tooLong);
 export const username = () => v.message(v.pipe(v.string(), v.check(isUsername)), 'username');
 export const calendarDate = () => v.message(v.pipe(v.string(), v.check(isCalendarDate)), 'date');
 

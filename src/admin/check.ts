@@ -1,9 +1,10 @@
 // `timetrack admin check`: SQLite's own integrity and foreign-key checks plus the
 // invariants of our schema that no constraint expresses (revision chains, live slugs,
-// deleted users). Read-only: it reports, never repairs.
+// deleted users, password hashes, kept tokens). Read-only: it reports, never repairs.
+import { BCRYPT_HASH, bcryptCost, isAcceptedHash, MAX_BCRYPT_COST } from '../auth/password';
 import type { Db } from '../db/open';
 import { CliError } from './cli';
-import { openExistingInstance } from './instance-tables';
+import { columnsOf, openExistingInstance } from './instance-tables';
 
 // Each query returns one column: a problem, as a line a person can act on.
 const INVARIANTS: readonly string[] = [
@@ -47,6 +48,28 @@ const INVARIANTS: readonly string[] = [
    FROM users WHERE deleted_at IS NOT NULL AND active = 1`,
 ];
 
+/** Invariants of token revocation (sql/002), run on a database that has its columns. */
+const TOKEN_INVARIANTS: readonly string[] = [
+  // The token kept by a user's own password change was issued before that change.
+  `SELECT printf('user %s keeps a token issued at %d, after its tokens_valid_after %s', username,
+     kept_token_iat, coalesce(tokens_valid_after, 'NULL'))
+   FROM users WHERE kept_token_iat IS NOT NULL
+     AND (tokens_valid_after IS NULL OR kept_token_iat > tokens_valid_after)`,
+];
+
+/**
+ * Why a stored password hash can never let its user log in (SPEC §2.4), or undefined
+ * for a hash logins compare. Shared by `admin check` and `admin import`.
+ */
+export function passwordHashProblem(username: string, hash: unknown): string | undefined {
+  if (hash === null || (typeof hash === 'string' && isAcceptedHash(hash))) return undefined;
+  const what =
+    typeof hash === 'string' && BCRYPT_HASH.test(hash)
+      ? `a bcrypt hash of cost ${bcryptCost(hash)}, above ${MAX_BCRYPT_COST}`
+      : 'a password hash that is not a bcrypt hash';
+  return `user ${username} has ${what}: password logins always fail until \`timetrack admin set-password ${username}\``;
+}
+
 /** Every problem found, in a stable order; empty when the database is healthy. */
 export function findProblems(db: Db): string[] {
   const problems: string[] = [];
@@ -62,7 +85,18 @@ export function findProblems(db: Db): string[] {
     const where = o.rowid === null ? '' : ` (rowid ${o.rowid})`;
     problems.push(`foreign key: a row of ${o.table}${where} refers to a missing ${o.parent} row`);
   }
-  for (const sql of INVARIANTS) problems.push(...(db.prepare(sql).pluck().all() as string[]));
+  // An older database (check never migrates) may lack the revocation columns.
+  const invariants = columnsOf(db, 'users').includes('kept_token_iat')
+    ? [...INVARIANTS, ...TOKEN_INVARIANTS]
+    : INVARIANTS;
+  for (const sql of invariants) problems.push(...(db.prepare(sql).pluck().all() as string[]));
+  const hashes = db.prepare(
+    'SELECT username, password_hash FROM users WHERE password_hash IS NOT NULL ORDER BY id',
+  );
+  for (const u of hashes.iterate() as Iterable<{ username: string; password_hash: string }>) {
+    const problem = passwordHashProblem(u.username, u.password_hash);
+    if (problem) problems.push(problem);
+  }
   return problems;
 }
 

@@ -4,6 +4,7 @@
 import { createReadStream, existsSync } from 'node:fs';
 import type { Db } from '../db/open';
 import { migrations } from '../embedded';
+import { passwordHashProblem } from './check';
 import { CliError, openForCommand, refuseDirectory } from './cli';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportLine } from './export';
 import { createRowWriter, firstNonEmptyTable, RowShapeError } from './instance-tables';
@@ -95,6 +96,8 @@ async function importLines(
         if (next.value === '') continue;
         const line = parseLine(next.value);
         if (!line) throw new CliError(`${opts.file} line ${lineNo}: not a {"table", "row"} object`);
+        const refused = refusedRow(line);
+        if (refused) throw new CliError(`${opts.file} line ${lineNo}: ${refused}`);
         try {
           write(line.table, line.row);
         } catch (err) {
@@ -153,6 +156,16 @@ function parseLine(text: string): ExportLine | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A row the API would never have written: a password hash that logins do not compare
+ * (SPEC §2.4: bcrypt of cost 04-14), refused like any other bad row.
+ */
+function refusedRow(line: ExportLine): string | undefined {
+  if (line.table !== 'users') return undefined;
+  const problem = passwordHashProblem(String(line.row.username), line.row.password_hash ?? null);
+  return problem && `${problem}; set its password_hash to null to import it without one`;
 }
 
 /** Import and migration write only into a database that holds nothing yet. */

@@ -1,7 +1,7 @@
 // Copies each kind of object from the old reference server's database into ours, with
 // new ids and every uuid, revision, date, slug and permission kept (SPEC §10).
 import { NO_SLUG } from '../activities/json';
-import { BCRYPT_HASH } from '../auth/password';
+import { BCRYPT_HASH, bcryptCost, isAcceptedHash, MAX_BCRYPT_COST } from '../auth/password';
 import { formatDate } from '../dates';
 import { isNewUsername, isSlug } from '../identifiers';
 import type { Row } from './instance-tables';
@@ -29,8 +29,14 @@ export function copyUsers(
       continue;
     }
     taken.add(name.toLowerCase());
-    const hash = u.password !== null && BCRYPT_HASH.test(u.password) ? u.password : null;
-    if (hash === null) report.withoutPassword.push(name);
+    const bcrypt = u.password !== null && BCRYPT_HASH.test(u.password);
+    const hash = bcrypt && isAcceptedHash(u.password as string) ? u.password : null;
+    if (!bcrypt) report.withoutPassword.push(name);
+    else if (hash === null) {
+      report.notes.push(
+        `user ${name}: its bcrypt hash has cost ${bcryptCost(u.password as string)}, above ${MAX_BCRYPT_COST}, which logins never check; it was left out (set a password with \`timetrack admin set-password ${name}\`)`,
+      );
+    }
     const id = ids.size + 1;
     ids.set(u.id, id);
     write('users', {

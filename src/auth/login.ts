@@ -3,7 +3,13 @@
 import type { AuthModule } from '../config';
 import { authenticationFailure, invalidAuthenticationType } from '../errors';
 import type { UserStore } from '../users/store';
-import { DUMMY_HASH, HasherBusyError, type PasswordHasher, TaskDroppedError } from './password';
+import {
+  DUMMY_HASH,
+  HasherBusyError,
+  isAcceptedHash,
+  type PasswordHasher,
+  TaskDroppedError,
+} from './password';
 import type { LoginThrottle } from './throttle';
 import type { TokenService } from './token';
 
@@ -29,15 +35,14 @@ export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const TOO_MANY_FAILURES = 'Too many failed logins; try again later';
 export const LOGINS_BUSY = 'Too many logins at once; try again later';
 
-/**
- * kind 7 for an `auth.type` this endpoint does not take. Only a string is named in the
- * text: `String()` of an untrusted value can throw (`{"toString": 1}`) or run its code.
- */
 export function passwordAuthenticator(users: UserStore, passwords: PasswordHasher): Authenticator {
   return async (username, password, signal) => {
     const user = users.findByUsername(username);
-    const ok = await passwords.compare(password, user?.password_hash ?? DUMMY_HASH, signal);
-    if (!ok || !user || user.active !== 1 || user.deleted_at !== null || !user.password_hash) {
+    // A hash of a cost we refuse (older data) is never compared: the dummy takes its place.
+    const stored = user?.password_hash;
+    const hash = stored && isAcceptedHash(stored) ? stored : undefined;
+    const ok = await passwords.compare(password, hash ?? DUMMY_HASH, signal);
+    if (!ok || !user || user.active !== 1 || user.deleted_at !== null || !hash) {
       return undefined;
     }
     return user.username;

@@ -5,15 +5,29 @@ import { authenticationFailure } from '../errors';
 import { MALFORMED_HEADER, presentedToken } from '../http/auth';
 import type { Ctx, Handler } from '../http/context';
 import type { Actor } from '../policy';
+import type { TokenHolder } from '../users/store';
 import type { TokenService } from './token';
 
 /** A handler of a route that requires a signed-in caller. */
 export type SignedInHandler = (ctx: Ctx, actor: Actor) => Promise<void> | void;
 
-export type FindActor = (username: string) => Actor | undefined;
+/** The active, undeleted user a token names, with what revokes their tokens. */
+export type FindTokenHolder = (username: string) => TokenHolder | undefined;
+
+/**
+ * SPEC §11: a token issued at or before the holder's last password change, deactivation
+ * or deletion (`tokensValidAfter`, ms) is revoked, except the one their own password
+ * change was made with (`keptTokenIat`). A token of the change's very millisecond counts
+ * as before it: the change commits only once that millisecond is over (users/store.ts),
+ * so every token issued after it carries a later iat.
+ */
+export const isRevoked = (holder: TokenHolder, issuedAt: number): boolean =>
+  holder.tokensValidAfter !== null &&
+  issuedAt <= holder.tokensValidAfter &&
+  issuedAt !== holder.keptTokenIat;
 
 /** The authenticated actor of a request, or kind 7. */
-export function createAuthenticate(tokens: TokenService, findActor: FindActor) {
+export function createAuthenticate(tokens: TokenService, findHolder: FindTokenHolder) {
   return async (ctx: Ctx): Promise<Actor> => {
     const token = await presentedToken(ctx);
     if (!token) {
@@ -22,10 +36,12 @@ export function createAuthenticate(tokens: TokenService, findActor: FindActor) {
       const other = Boolean(ctx.req.headers.authorization);
       throw authenticationFailure(other ? MALFORMED_HEADER : 'Missing credentials');
     }
-    const actor = findActor(tokens.verify(token));
-    if (!actor) throw authenticationFailure('Invalid token');
-    ctx.caller = actor.username;
-    return actor;
+    const { username, issuedAt } = tokens.verify(token);
+    const holder = findHolder(username);
+    if (!holder) throw authenticationFailure('Invalid token');
+    if (isRevoked(holder, issuedAt)) throw authenticationFailure('Token has been revoked');
+    ctx.caller = holder.actor.username;
+    return { ...holder.actor, tokenIssuedAt: issuedAt };
   };
 }
 

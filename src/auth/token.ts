@@ -29,10 +29,16 @@ export function base64SafeJson(value: unknown): string {
   return json;
 }
 
+/** What a valid token says: who (`sub`) and when it was issued (`iat`, ms). */
+export interface VerifiedToken {
+  username: string;
+  issuedAt: number;
+}
+
 export interface TokenService {
   issue(username: string, now?: number): string;
-  /** The username (`sub`) of a valid token; kind 7 otherwise. */
-  verify(token: string, now?: number): string;
+  /** The claims of a valid token; kind 7 otherwise. */
+  verify(token: string, now?: number): VerifiedToken;
 }
 
 export function createTokenService(options: {
@@ -70,11 +76,15 @@ export function createTokenService(options: {
       } catch {
         throw invalid();
       }
-      if (claims.iss !== options.instanceName || typeof claims.sub !== 'string') throw invalid();
-      if (typeof claims.exp !== 'number' || claims.exp <= now) {
+      const { iss, sub, iat, exp } = claims;
+      // iat decides revocation (auth/session.ts); every token we issue has one.
+      if (iss !== options.instanceName || typeof sub !== 'string' || !Number.isFinite(iat)) {
+        throw invalid();
+      }
+      if (typeof exp !== 'number' || exp <= now) {
         throw authenticationFailure('Token has expired');
       }
-      return claims.sub;
+      return { username: sub, issuedAt: iat as number };
     },
   };
 }

@@ -3,14 +3,17 @@
 import * as v from 'valibot';
 import { isHttpUri, optionalTyped, requiredText, slugArray } from '../validate';
 
-const slugs = v.message(
-  v.pipe(slugArray(), v.minLength(1), v.maxLength(16)),
-  'array of 1 to 16 slugs',
-);
+const slugs = v.message(v.pipe(slugArray(16), v.minLength(1)), 'array of 1 to 16 slugs');
+
+/** The most entries a project's users map may have (docs/api-projects-activities.md). */
+export const MAX_PROJECT_USERS = 10_000;
 
 const flag = v.optional(v.boolean());
 const roleFlags = v.strictObject({ member: flag, spectator: flag, manager: flag });
 type UsersMap = Record<string, v.InferOutput<typeof roleFlags>>;
+
+const isMap = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A plain check rather than v.record: v.record silently drops the keys `__proto__`,
@@ -18,16 +21,27 @@ type UsersMap = Record<string, v.InferOutput<typeof roleFlags>>;
  * properties, so nothing is polluted) — such a user would vanish from the map.
  */
 const isUsersMap = (value: unknown): value is UsersMap =>
-  typeof value === 'object' &&
-  value !== null &&
-  !Array.isArray(value) &&
-  Object.values(value).every((entry) => v.is(roleFlags, entry));
+  isMap(value) && Object.values(value).every((entry) => v.is(roleFlags, entry));
 
-/** username → {member, spectator, manager}; a missing flag means false; null clears. */
+const USERS_MAP = 'usernames to objects of member, spectator and manager booleans';
+
+/**
+ * username → {member, spectator, manager}; a missing flag means false; null clears. The
+ * number of entries is checked before any entry (each one is a user lookup).
+ */
 const users = v.optional(
   v.message(
-    v.nullable(v.custom<UsersMap>(isUsersMap)),
-    'map of usernames to objects of member, spectator and manager booleans',
+    v.nullable(
+      v.pipe(
+        v.custom<Record<string, unknown>>(isMap),
+        v.check(
+          (map) => Object.keys(map).length <= MAX_PROJECT_USERS,
+          `map of at most ${MAX_PROJECT_USERS} ${USERS_MAP}`,
+        ),
+        v.custom<UsersMap>(isUsersMap),
+      ),
+    ),
+    `map of ${USERS_MAP}`,
   ),
 );
 

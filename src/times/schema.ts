@@ -12,7 +12,8 @@ import {
 
 export const MAX_DURATION = 2_147_483_647;
 
-const activitySlugs = slugArray();
+/** The most activities one time may name (docs/api-times.md). */
+export const MAX_ACTIVITIES = 100;
 
 // JSON.parse turns 1e999 into Infinity and keeps 1.5: neither is an integer.
 const duration = () =>
@@ -38,7 +39,12 @@ export const createTimeSchema = v.strictObject({
   user: common.user,
   project: common.project,
   // Absent or [] on create: the project's default activity is used (checked by the service).
-  activities: v.optional(v.message(activitySlugs, 'array of activity slugs')),
+  activities: v.optional(
+    v.message(
+      slugArray(MAX_ACTIVITIES, `array of at most ${MAX_ACTIVITIES} activity slugs`),
+      'array of activity slugs',
+    ),
+  ),
   date_worked: common.date_worked,
   issue_uri: common.issue_uri,
   notes: common.notes,
@@ -50,7 +56,13 @@ export const updateTimeSchema = v.strictObject({
   project: v.optional(common.project),
   // A time always has an activity: the list may be replaced but not emptied.
   activities: v.optional(
-    v.message(v.pipe(activitySlugs, v.minLength(1)), 'non-empty array of activity slugs'),
+    v.message(
+      v.pipe(
+        slugArray(MAX_ACTIVITIES, `non-empty array of at most ${MAX_ACTIVITIES} activity slugs`),
+        v.minLength(1),
+      ),
+      'non-empty array of activity slugs',
+    ),
   ),
   date_worked: v.optional(common.date_worked),
   issue_uri: common.issue_uri,

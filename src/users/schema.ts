@@ -1,13 +1,27 @@
 // Shapes of user objects sent to POST /users and POST /users/:username (SPEC §4.4).
 import * as v from 'valibot';
-import { BCRYPT_HASH } from '../auth/password';
+import { BCRYPT_HASH, isAcceptedHash, MAX_BCRYPT_COST } from '../auth/password';
 import { isEmail, optionalBoolean, optionalText, optionalTyped, slugArray } from '../validate';
+
+/** The most org roles one user object may name (docs/api-auth-users.md). */
+export const MAX_ORG_ROLES = 100;
 
 const common = {
   display_name: optionalText(255),
-  password: v.optional(v.message(v.pipe(v.string(), v.regex(BCRYPT_HASH)), 'bcrypt hash')),
+  password: v.optional(
+    v.pipe(
+      v.message(v.pipe(v.string(), v.regex(BCRYPT_HASH)), 'bcrypt hash'),
+      // A hash bcrypt reads but too costly to compare at login (auth/password.ts).
+      v.check(isAcceptedHash, `bcrypt hash of cost 4 to ${MAX_BCRYPT_COST}`),
+    ),
+  ),
   email: optionalTyped(isEmail, 'email address'),
-  'org-roles': v.optional(v.message(v.nullable(slugArray()), 'array of org-role slugs')),
+  'org-roles': v.optional(
+    v.message(
+      v.nullable(slugArray(MAX_ORG_ROLES, `array of at most ${MAX_ORG_ROLES} org-role slugs`)),
+      'array of org-role slugs',
+    ),
+  ),
   site_spectator: optionalBoolean(),
   site_manager: optionalBoolean(),
   site_admin: optionalBoolean(),

@@ -95,6 +95,9 @@ export function createUserService(deps: UserServiceDeps) {
     /** The actor behind a token: only active, undeleted users. */
     findActor: users.findActor,
 
+    /** The same, with what revokes their tokens (auth/session.ts). */
+    findTokenHolder: users.findTokenHolder,
+
     /** Any user's id (deleted ones too: usernames are never reused). */
     idOf: users.idOf,
 
@@ -118,11 +121,20 @@ export function createUserService(deps: UserServiceDeps) {
         const who = { username: target.username, targetId: target.id };
         authorize(actor, { do: 'update user', ...who });
         const baseRoles = JSON.parse(target.org_roles) as string[];
-        const { next, changed } = apply(fieldsOf(target), baseRoles, fields);
+        const base = fieldsOf(target);
+        const { next, changed } = apply(base, baseRoles, fields);
         for (const field of changed) authorize(actor, { do: 'set user field', field, ...who });
-        if (target.deleted_at !== null) next.active = fields.active ?? true; // restoring
-        users.update(target.id, next, Date.now(), null);
+        const restoring = target.deleted_at !== null;
+        if (restoring) next.active = fields.active ?? true;
+        const now = Date.now();
+        users.update(target.id, next, now, null);
         if (ids) users.replaceOrgRoles(target.id, ids);
+        // SPEC §11: a new password, a change of `active` or a restore ends every token
+        // issued until now; the caller's own password change keeps the caller's token.
+        if (changed.includes('password') || next.active !== base.active || restoring) {
+          const own = actor.id === target.id && next.active && !restoring;
+          users.revokeTokens(target.id, now, own ? (actor.tokenIssuedAt ?? null) : null);
+        }
         return toUserJson(find(target.username, false));
       }),
 

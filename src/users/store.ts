@@ -20,6 +20,25 @@ export interface UserFields {
   active: boolean;
 }
 
+/** The user a token names (active, not deleted) and which of their tokens are revoked. */
+export interface TokenHolder {
+  actor: Actor;
+  /** ms: tokens issued at or before it are revoked (sql/002_token_revocation.sql) */
+  tokensValidAfter: number | null;
+  /** iat of the one earlier token still accepted: the user's own password change's */
+  keptTokenIat: number | null;
+}
+
+/**
+ * Returns once the clock has passed `ms`: a write that revokes tokens as of `ms` calls
+ * it before committing, so that no token issued after the write carries that iat (at
+ * most ~1 ms, and only on password changes, deactivations and deletions).
+ */
+function waitPast(ms: number): void {
+  while (Date.now() <= ms) Atomics.wait(PAUSE, 0, 0, 1);
+}
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
 /** Each column of a UserRow, typed so none can be forgotten; org-roles as a JSON array. */
 const USER_COLUMNS = columnsSql<UserRow>({
   id: 'u.id',
@@ -70,9 +89,10 @@ export type UserStore = ReturnType<typeof createUserStore>;
 
 export function createUserStore(db: Db, readers: ReaderPool) {
   const byUsername = db.prepare(`SELECT ${USER_COLUMNS} FROM users u WHERE u.username = ?`);
-  const actorByUsername = db.prepare(
-    `SELECT id, username, site_spectator, site_manager, site_admin FROM users
-     WHERE username = ? AND active = 1 AND deleted_at IS NULL`,
+  const holderByUsername = db.prepare(
+    `SELECT id, username, site_spectator, site_manager, site_admin, tokens_valid_after,
+       kept_token_iat
+     FROM users WHERE username = ? AND active = 1 AND deleted_at IS NULL`,
   );
   const idsByUsername = db.prepare('SELECT id FROM users WHERE username = ?').pluck();
   const insert = db.prepare(`INSERT INTO users (username, display_name, password_hash, email, meta,
@@ -87,10 +107,17 @@ export function createUserStore(db: Db, readers: ReaderPool) {
   const clearRoles = db.prepare('DELETE FROM user_org_roles WHERE user_id = ?');
   const addRole = db.prepare('INSERT INTO user_org_roles (user_id, role_id) VALUES (?, ?)');
   const softDelete = db.prepare(
-    'UPDATE users SET deleted_at = ?, active = 0 WHERE id = ? AND deleted_at IS NULL',
+    `UPDATE users SET deleted_at = @now, active = 0, tokens_valid_after = @now,
+       kept_token_iat = NULL
+     WHERE id = @id AND deleted_at IS NULL`,
   );
   const count = db.prepare('SELECT count(*) FROM users').pluck();
-  const setPassword = db.prepare('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?');
+  const setPassword = db.prepare(`UPDATE users SET password_hash = @hash, updated_at = @now,
+      tokens_valid_after = @now, kept_token_iat = NULL
+    WHERE id = @id`);
+  const revokeTokens = db.prepare(
+    'UPDATE users SET tokens_valid_after = @now, kept_token_iat = @kept WHERE id = @id',
+  );
 
   const bit = (b: boolean) => (b ? 1 : 0);
   const params = (f: UserFields) => ({
@@ -101,31 +128,42 @@ export function createUserStore(db: Db, readers: ReaderPool) {
     active: bit(f.active),
   });
 
-  return {
-    /** Any user with that username (case-insensitive), deleted ones included. */
-    findByUsername: (username: string) => byUsername.get(username) as UserRow | undefined,
-
-    /** The actor behind a token: only active, undeleted users. */
-    findActor(username: string): Actor | undefined {
-      const row = actorByUsername.get(username) as
-        | {
-            id: number;
-            username: string;
-            site_spectator: number;
-            site_manager: number;
-            site_admin: number;
-          }
-        | undefined;
-      return row
-        ? {
+  const findTokenHolder = (username: string): TokenHolder | undefined => {
+    const row = holderByUsername.get(username) as
+      | {
+          id: number;
+          username: string;
+          site_spectator: number;
+          site_manager: number;
+          site_admin: number;
+          tokens_valid_after: number | null;
+          kept_token_iat: number | null;
+        }
+      | undefined;
+    return row
+      ? {
+          actor: {
             id: row.id,
             username: row.username,
             siteSpectator: row.site_spectator === 1,
             siteManager: row.site_manager === 1,
             siteAdmin: row.site_admin === 1,
-          }
-        : undefined;
-    },
+          },
+          tokensValidAfter: row.tokens_valid_after,
+          keptTokenIat: row.kept_token_iat,
+        }
+      : undefined;
+  };
+
+  return {
+    /** Any user with that username (case-insensitive), deleted ones included. */
+    findByUsername: (username: string) => byUsername.get(username) as UserRow | undefined,
+
+    /** The user behind a token: only active, undeleted users. */
+    findTokenHolder,
+
+    /** The actor behind a token: only active, undeleted users. */
+    findActor: (username: string): Actor | undefined => findTokenHolder(username)?.actor,
 
     /** The list of GET /users in a snapshot of its own. */
     openList: (filters: UserListFilters) => readList(readers, userListQuery(filters), userText),
@@ -145,8 +183,27 @@ export function createUserStore(db: Db, readers: ReaderPool) {
       for (const roleId of new Set(roleIds)) addRole.run(userId, roleId);
     },
 
-    softDelete: (id: number, now: number) => softDelete.run(now, id).changes === 1,
-    setPassword: (id: number, hash: string, now: number) => setPassword.run(hash, now, id),
+    /** Deletes the user and revokes their tokens as of `now` (in a write transaction). */
+    softDelete(id: number, now: number): boolean {
+      const deleted = softDelete.run({ id, now }).changes === 1;
+      waitPast(now);
+      return deleted;
+    },
+
+    /** Sets a new password and revokes every token as of `now` (in a write transaction). */
+    setPassword(id: number, hash: string, now: number): void {
+      setPassword.run({ id, hash, now });
+      waitPast(now);
+    },
+
+    /**
+     * Revokes the user's tokens issued at or before `now`, except the one issued at
+     * `kept` (in a write transaction, with the change that calls for it).
+     */
+    revokeTokens(id: number, now: number, kept: number | null): void {
+      revokeTokens.run({ id, now, kept });
+      waitPast(now);
+    },
     count: () => count.get() as number,
   };
 }

@@ -80,7 +80,7 @@ export async function startTestServer(
 
 const hashCache = new Map<string, string>();
 
-/** A bcrypt hash as clients send it ($2a$); cost 4 keeps tests fast (the shape allows 04-31). */
+/** A bcrypt hash as clients send it ($2a$); cost 4 keeps tests fast (the API allows 04-14). */
 export function bcryptHash(password: string): string {
   let hash = hashCache.get(password);
   if (!hash) {
