@@ -2,6 +2,7 @@
 // messages; the signing key given or generated once and kept in the database.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -41,6 +42,8 @@ describe('settings', () => {
       defaultLimit: 0,
       loginMaxFailures: 10,
       loginWindowSeconds: 600,
+      listStallSeconds: 60,
+      maxStreamedLists: 8 * availableParallelism(),
       corsOrigins: ['*'],
       logLevel: 'info',
     });
