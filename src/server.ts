@@ -73,7 +73,7 @@ async function handle(
 ) {
   const started = performance.now();
   const url = requestUrl(req.url);
-  const ctx: Ctx = { req, res, url, query: url.searchParams, params: {} };
+  const ctx: Ctx = { req, res, url, query: url.searchParams, params: {}, lists: app.lists };
   try {
     applyCors(req, res, app.config.corsOrigins);
     if (req.method === 'OPTIONS') return answerPreflight(res);
@@ -173,6 +173,8 @@ export async function startServer(
       await closed;
       clearInterval(idleTimer);
       clearTimeout(force);
+      // A stream whose connection just closed gives its reader back a moment later.
+      await app.lists.settled();
       await passwords.close();
       readers.close();
       db.pragma('wal_checkpoint(TRUNCATE)');
