@@ -12,6 +12,7 @@ import { createTokenService } from './auth/token';
 import type { Config } from './config';
 import type { Db } from './db/open';
 import type { ReaderPool } from './db/readers';
+import { createListStreams, STREAM_WAIT_MS } from './http/streams';
 import type { Logger } from './log';
 import { createProjectService } from './projects/service';
 import { createProjectStore } from './projects/store';
@@ -82,9 +83,16 @@ export function createApp(deps: AppDeps) {
     ),
     tokens,
   });
+  const lists = createListStreams({
+    max: config.maxStreamedLists,
+    waitMs: STREAM_WAIT_MS,
+    stallMs: config.listStallSeconds * 1000,
+    onStall: (path) => log.warn('list stalled', { path, seconds: config.listStallSeconds }),
+  });
   return {
     ...deps,
     tokens,
+    lists,
     authenticate: createAuthenticate(tokens, users.findTokenHolder),
     login,
     users,

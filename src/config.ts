@@ -2,6 +2,7 @@
 // parser. Flags override the environment, which overrides defaults (SPEC §8). The same
 // table generates the yargs options (so `--help` lists everything) and the README table.
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { isNewUsername } from './identifiers';
 import { LOG_LEVELS, type LogLevel } from './log';
 
@@ -35,6 +36,10 @@ export interface Config {
   lockWaitSeconds: number;
   loginMaxFailuresPerAddress: number;
   loginQueuePerWorker: number;
+  /** A streamed list whose client takes nothing for this long is cut off (http/list.ts). */
+  listStallSeconds: number;
+  /** Lists streamed at once (each holds a database reader); more wait, then get 503. */
+  maxStreamedLists: number;
   corsOrigins: readonly string[];
   logLevel: LogLevel;
 }
@@ -49,6 +54,9 @@ interface Setting {
   /** Settings given only through the environment (secrets) have no flag. */
   envOnly?: boolean;
 }
+
+/** `--max-streamed-lists auto`: this many per CPU core (os.availableParallelism()). */
+export const STREAMS_PER_CORE = 8;
 
 /** The settings of `serve`, in the order of `--help` and the README table. */
 export const SETTINGS = [
@@ -193,6 +201,19 @@ export const SETTINGS = [
       "seconds a write waits for another process's write lock (without blocking other requests) before answering 503",
   },
   {
+    flag: 'list-stall-seconds',
+    env: 'TIMETRACK_LIST_STALL_SECONDS',
+    default: '60',
+    describe:
+      'a streamed list whose client reads nothing for this many seconds is cut off and its database snapshot freed',
+  },
+  {
+    flag: 'max-streamed-lists',
+    env: 'TIMETRACK_MAX_STREAMED_LISTS',
+    default: 'auto',
+    describe: `lists of over 1,000 rows streamed at once; more wait up to 1 s, then get 503 (auto = ${STREAMS_PER_CORE} per CPU core)`,
+  },
+  {
     flag: 'cors-origins',
     env: 'TIMETRACK_CORS_ORIGINS',
     default: '*',
@@ -224,6 +245,17 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
     if (!/^\d+$/.test(value) || n < min || n > max) {
       throw new ConfigError(
         `${label(flag)} must be a whole number from ${min} to ${max}, not '${value}'`,
+      );
+    }
+    return n;
+  };
+  const streamedLists = (): number => {
+    const value = str('max-streamed-lists');
+    if (value.toLowerCase() === 'auto') return STREAMS_PER_CORE * availableParallelism();
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n < 1 || n > 100_000) {
+      throw new ConfigError(
+        `${label('max-streamed-lists')} must be auto or a whole number from 1 to 100000, not '${value}'`,
       );
     }
     return n;
@@ -260,6 +292,8 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
     lockWaitSeconds: int('lock-wait', 0, 3600),
     loginMaxFailuresPerAddress: int('login-max-failures-per-ip', 0, 1_000_000),
     loginQueuePerWorker: int('login-queue-per-worker', 0, 100_000),
+    listStallSeconds: int('list-stall-seconds', 1, 86400),
+    maxStreamedLists: streamedLists(),
     corsOrigins: str('cors-origins')
       .split(',')
       .map((o) => o.trim())

@@ -1,5 +1,6 @@
-// The twelve error kinds of SPEC §7, one factory each. Services throw these; the HTTP
-// layer writes them (http/respond.ts) and never needs to know which rule failed.
+// The twelve error kinds of SPEC §7, one factory each, and the server's own 503. Services
+// throw these; the HTTP layer writes them (http/respond.ts) and never needs to know which
+// rule failed.
 
 export class ApiError extends Error {
   constructor(
@@ -102,7 +103,8 @@ export const badQueryValue = (key: string, value: string) =>
 export const usernameAlreadyExists = (name: string) =>
   new ApiError(409, 'Username already exists', `Username ${name} already exists`, [name]);
 
-// Not a SPEC §7 kind: the server cannot take the request now, and says when to retry.
+// Beyond SPEC §7, which has no kind for it: the server is at a limit of its own (not the
+// request's fault) and the client should try again after `Retry-After` seconds.
 export const serviceUnavailable = (text: string, retryAfterSeconds: number) =>
   new ApiError(503, 'Service unavailable', text, undefined, {
     'Retry-After': String(retryAfterSeconds),

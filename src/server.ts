@@ -116,6 +116,7 @@ async function handle(
     },
     query,
     params: {},
+    lists: app.lists,
   };
   try {
     applyCors(req, res, app.config.corsOrigins);
@@ -245,6 +246,8 @@ export async function startServer(
       await closed;
       clearInterval(idleTimer);
       clearTimeout(force);
+      // A stream whose connection just closed gives its reader back a moment later.
+      await app.lists.settled();
       await passwords.close();
       readers.close();
       db.pragma('wal_checkpoint(TRUNCATE)');

@@ -2,6 +2,7 @@
 // messages; the signing key given or generated once and kept in the database.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -44,6 +45,8 @@ describe('settings', () => {
       loginMaxFailuresPerAddress: 100,
       loginQueuePerWorker: 32,
       lockWaitSeconds: 10,
+      listStallSeconds: 60,
+      maxStreamedLists: 8 * availableParallelism(),
       corsOrigins: ['*'],
       logLevel: 'info',
     });

@@ -15,6 +15,15 @@ export interface OpenOptions {
  */
 export const BUSY_TIMEOUT_MS = 10_000;
 
+/**
+ * What is left of the WAL file once a writer starts it over after a checkpoint. Without a
+ * limit the file keeps the largest size it ever had: one reader that held an old
+ * snapshot through 10,000 writes left 332 MB on disk for good. 16 MiB is four times what
+ * the WAL reaches between automatic checkpoints (1,000 pages of 4 KiB), so ordinary use
+ * never shrinks and regrows it.
+ */
+export const JOURNAL_SIZE_LIMIT = 16 * 1024 * 1024;
+
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const db = new Database(file, {
     readonly: options.readonly ?? false,
@@ -25,6 +34,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
   }
   db.pragma('foreign_keys = ON');
   return db;

@@ -2,6 +2,7 @@
 // Nothing of the application: a handler reaches only the service its route was built with.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from './router';
+import type { ListStreams } from './streams';
 
 export interface Ctx {
   req: IncomingMessage;
@@ -9,6 +10,8 @@ export interface Ctx {
   url: URL;
   query: URLSearchParams;
   params: Params;
+  /** The server's limits of streamed lists (http/streams.ts), shared by all requests. */
+  lists: ListStreams;
   /** The authenticated caller's username, once known (for the request's log line). */
   caller?: string;
   /** The parsed JSON body of a POST, read once. */

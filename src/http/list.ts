@@ -2,7 +2,13 @@
 // written row by row as the rows are read, so memory does not grow with the list and
 // the first byte leaves after the first rows. Short lists are sent in one piece.
 // What to list is the service's business (its `list` answers a Listing); this file
-// only pages and writes, and runs no SQL.
+// only pages and writes, and runs no SQL. A streamed list holds a database reader until
+// its client has taken the rows, so it takes one of a limited number of slots
+// (http/streams.ts), and a response that makes no progress for the stall limit is cut
+// off.
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { serviceUnavailable } from '../errors';
 import { JsonText } from '../json-text';
 import type { Ctx } from './context';
 import type { Paging } from './query';
@@ -34,19 +40,48 @@ const FLUSH_BYTES = 64 * 1024;
  * same snapshot.
  */
 const FIRST_ROWS = 1000;
+/** Retry-After of the 503 of a list that found no free stream slot (http/streams.ts). */
+const RETRY_AFTER_SECONDS = 2;
+
+const tooManyStreams = () =>
+  serviceUnavailable('Too many lists are being streamed; try again shortly', RETRY_AFTER_SECONDS);
 
 export async function sendList(ctx: Ctx, listing: Listing): Promise<void> {
-  const { res } = ctx;
+  const { res, lists } = ctx;
   const { paging } = listing;
   const { limit, skip } = paging; // limit 0: no limit
   const linkHeader = (total: number): Record<string, string> =>
     limit > 0 && skip + limit < total
       ? { Link: `<${nextPageUrl(ctx.url, paging)}>; rel="next"` }
       : {};
-  let rows: ListRows | undefined = listing.open();
+  const firstLimit = limit > 0 ? Math.min(limit, FIRST_ROWS) : FIRST_ROWS;
+  /** More rows than the first read are wanted and may exist: read on while writing. */
+  const readsOn = (first: string[]) =>
+    first.length === firstLimit && (limit === 0 || limit > first.length);
+  const connection = watchConnection(ctx);
+  let rows: ListRows | undefined;
+  let slot = false; // one of the `lists.limits.max` stream slots
   try {
-    const firstLimit = limit > 0 ? Math.min(limit, FIRST_ROWS) : FIRST_ROWS;
-    const first = rows.read(firstLimit, skip);
+    // A request pipelined behind another on its connection takes its snapshot when its
+    // turn comes: its response cannot be written before.
+    if (!res.socket && !(await ownTurn(res, connection.signal))) return;
+    rows = listing.open();
+    let first = rows.read(firstLimit, skip);
+    slot = readsOn(first) && lists.tryTake();
+    if (readsOn(first) && !slot) {
+      // Every slot is taken. Wait for one holding neither a reader, nor a snapshot, nor
+      // the rows read, then read again in a fresh snapshot.
+      rows.close();
+      rows = undefined;
+      first = [];
+      slot = await lists.take(connection.signal);
+      if (!slot) {
+        if (connection.signal.aborted) return; // nobody to answer
+        throw tooManyStreams();
+      }
+      rows = listing.open();
+      first = rows.read(firstLimit, skip);
+    }
     const ended = first.length < firstLimit;
     if (ended && (first.length > 0 || skip === 0)) {
       // The whole answer is in hand: its snapshot goes back before the slow part,
@@ -56,15 +91,24 @@ export async function sendList(ctx: Ctx, listing: Listing): Promise<void> {
       const total = skip + first.length;
       const body = new JsonText(`[${first.join(',')}]`);
       sendJson(res, 200, body, { 'X-Total-Count': String(total), ...linkHeader(total) });
+      watchTail(ctx);
       return;
     }
     const total = rows.count();
-    startJsonStream(res, 200, { 'X-Total-Count': String(total), ...linkHeader(total) });
-    if (res.req.method === 'HEAD') return void res.end(); // no body: the rest is not read
-    const wantsMore = !ended && (limit === 0 || limit > first.length);
-    const rest = wantsMore
+    const readOn = readsOn(first);
+    const rest = readOn
       ? rows.iterate(limit > 0 ? limit - first.length : -1, skip + first.length)
       : [];
+    if (!readOn) {
+      // A full page: every row is in hand, so the reader (and any slot) goes back
+      // before the writing.
+      rows.close();
+      rows = undefined;
+      if (slot) lists.give();
+      slot = false;
+    }
+    startJsonStream(res, 200, { 'X-Total-Count': String(total), ...linkHeader(total) });
+    if (res.req.method === 'HEAD') return void res.end(); // no body: the rest is not read
     let chunk = '[';
     let separator = '';
     for (const texts of [first, rest]) {
@@ -74,29 +118,135 @@ export async function sendList(ctx: Ctx, listing: Listing): Promise<void> {
         if (chunk.length >= FLUSH_BYTES) {
           const flushed = res.write(chunk);
           chunk = '';
-          if (!flushed && !(await drained(ctx))) return; // client went away
+          if (!flushed) {
+            const next = await progress(ctx, connection.signal);
+            if (next === 'stalled') cutOff(ctx);
+            if (next !== 'drained') return; // the client went away or was cut off
+          }
         }
       }
     }
+    // Reader and slot go back before the last bytes leave, which may take a while.
+    rows?.close();
+    rows = undefined;
+    if (slot) lists.give();
+    slot = false;
     res.end(`${chunk}]`);
+    watchTail(ctx);
   } finally {
     rows?.close();
+    if (slot) lists.give();
+    connection.dispose();
   }
 }
 
-/** Resolves true when the socket can take more, false when it closed. */
-function drained({ res }: Ctx): Promise<boolean> {
+/** An AbortSignal fired when the request's connection closes. */
+function watchConnection({ req, res }: Ctx) {
+  const controller = new AbortController();
+  const close = () => controller.abort();
+  const socket = req.socket;
+  if (res.destroyed || socket.destroyed) close();
+  const unwatch = onConnectionClose(socket, close);
+  return { signal: controller.signal, dispose: unwatch };
+}
+
+/**
+ * The requests waiting on each connection to close. One listener per connection, not one
+ * per request: a client may pipeline any number of requests on one connection.
+ */
+const closeWatchers = new WeakMap<Socket, Set<() => void>>();
+
+function onConnectionClose(socket: Socket, fn: () => void): () => void {
+  let watchers = closeWatchers.get(socket);
+  if (!watchers) {
+    const all = new Set<() => void>();
+    closeWatchers.set(socket, all);
+    socket.once('close', () => {
+      closeWatchers.delete(socket);
+      for (const watcher of all) watcher();
+    });
+    watchers = all;
+  }
+  watchers.add(fn);
+  return () => watchers.delete(fn);
+}
+
+/** Resolves true when the response gets the connection, false when it closed first. */
+function ownTurn(res: ServerResponse, closed: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
-    const done = (ok: boolean) => () => {
-      res.off('drain', onDrain);
-      res.off('close', onClose);
-      resolve(ok);
+    if (closed.aborted) {
+      resolve(false);
+      return;
+    }
+    const done = (turn: boolean) => () => {
+      res.off('socket', onSocket);
+      closed.removeEventListener('abort', onClose);
+      resolve(turn);
     };
-    const onDrain = done(true);
+    const onSocket = done(true);
     const onClose = done(false);
-    res.once('drain', onDrain);
-    res.once('close', onClose);
+    res.once('socket', onSocket);
+    closed.addEventListener('abort', onClose, { once: true });
   });
+}
+
+/**
+ * After a write the socket did not take at once: 'drained' when it can take more,
+ * 'closed' when the connection closed, 'stalled' when neither happened within the stall
+ * limit (the client reads nothing).
+ */
+function progress(
+  { res, lists }: Ctx,
+  closed: AbortSignal,
+): Promise<'drained' | 'closed' | 'stalled'> {
+  return new Promise((resolve) => {
+    if (closed.aborted) {
+      resolve('closed');
+      return;
+    }
+    const done = (how: 'drained' | 'closed' | 'stalled') => () => {
+      clearTimeout(timer);
+      res.off('drain', onDrain);
+      closed.removeEventListener('abort', onClose);
+      resolve(how);
+    };
+    const onDrain = done('drained');
+    const onClose = done('closed');
+    const timer = setTimeout(done('stalled'), lists.limits.stallMs);
+    res.once('drain', onDrain);
+    closed.addEventListener('abort', onClose, { once: true });
+  });
+}
+
+/**
+ * Once the whole list is handed to the socket, the client still has to take the last of
+ * it; a client that does not is cut off after the same stall limit.
+ */
+function watchTail(ctx: Ctx): void {
+  const { res, lists } = ctx;
+  if (res.writableFinished || res.destroyed) return;
+  const timer = setTimeout(() => cutOff(ctx), lists.limits.stallMs);
+  const done = () => {
+    clearTimeout(timer);
+    res.off('finish', done);
+    res.off('close', done);
+  };
+  res.once('finish', done);
+  res.once('close', done);
+}
+
+/**
+ * Ends a response whose client stopped reading: the connection is reset (RST), so that
+ * neither this process nor the kernel keeps the bytes the client will never take.
+ */
+function cutOff({ req, res, url, lists }: Ctx): void {
+  lists.limits.onStall?.(url.pathname);
+  try {
+    req.socket.resetAndDestroy();
+  } catch {
+    req.socket.destroy(); // not a TCP socket: no RST to send
+  }
+  res.destroy();
 }
 
 /** Same path and parameters with `skip` advanced; the token is not repeated. */
