@@ -17,6 +17,8 @@ import { createProjectService } from './projects/service';
 import { createProjectStore } from './projects/store';
 import { createRoleService } from './roles/service';
 import { createRoleStore } from './roles/store';
+import { createTimerService } from './timer/service';
+import { createTimerStore } from './timer/store';
 import { createTimeService } from './times/service';
 import { createTimeStore } from './times/store';
 import { createUserService } from './users/service';
@@ -66,6 +68,12 @@ export function createApp(deps: AppDeps) {
     roleOf: projectStore.roleOf,
     defaultLimit,
   });
+  const timer = createTimerService({
+    db,
+    timers: createTimerStore(db),
+    times,
+    userIdOf: users.idOf,
+  });
   const login = createLoginService({
     modules: config.authModules,
     authenticators: {
@@ -92,5 +100,6 @@ export function createApp(deps: AppDeps) {
     activities,
     projects,
     times,
+    timer,
   };
 }

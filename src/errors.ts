@@ -1,4 +1,4 @@
-// The twelve error kinds of SPEC §7, one factory each. Services throw these; the HTTP
+// The error kinds of SPEC §7 (and kind 13, ours), one factory each. Services throw these; the HTTP
 // layer writes them (http/respond.ts) and never needs to know which rule failed.
 
 export class ApiError extends Error {
@@ -24,7 +24,14 @@ export class ApiError extends Error {
 }
 
 /** Names of objects as they appear in error texts. */
-export type ObjectName = 'project' | 'activity' | 'time' | 'user' | 'org-role' | 'endpoint';
+export type ObjectName =
+  | 'project'
+  | 'activity'
+  | 'time'
+  | 'timer'
+  | 'user'
+  | 'org-role'
+  | 'endpoint';
 
 // 1
 export const notFound = (object: ObjectName) =>
@@ -101,6 +108,9 @@ export const badQueryValue = (key: string, value: string) =>
 // 12
 export const usernameAlreadyExists = (name: string) =>
   new ApiError(409, 'Username already exists', `Username ${name} already exists`, [name]);
+// 13 (ours, issue 15): POST /v0/timer while the user's timer runs.
+export const timerAlreadyRunning = (username: string) =>
+  new ApiError(409, 'Timer already running', `A timer is already running for ${username}`);
 
 // Not a SPEC §7 kind: the server cannot take the request now, and says when to retry.
 export const serviceUnavailable = (text: string, retryAfterSeconds: number) =>
