@@ -7,6 +7,7 @@ import { signedIn } from './auth/session';
 import type { Handler } from './http/context';
 import { sendJson } from './http/respond';
 import { Router } from './http/router';
+import { infoRoutes } from './info/routes';
 import { projectRoutes } from './projects/routes';
 import { roleRoutes } from './roles/routes';
 import { timerRoutes } from './timer/routes';
@@ -22,10 +23,12 @@ export function createRouter(app: App): Router<Handler> {
   const activities = activityRoutes(app.activities);
   const times = timeRoutes(app.times);
   const timer = timerRoutes(app.timer);
+  const info = infoRoutes(app.config);
 
   return new Router<Handler>()
     .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' }))
     .post('/v0/login', login)
+    .get('/v0/info', info.get) // no token: a login page asks it which login types to offer
 
     .get('/v0/users/org-roles', auth(roles.list))
     .post('/v0/users/org-roles', auth(roles.create))

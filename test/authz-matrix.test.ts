@@ -392,8 +392,8 @@ describe('authorization matrix (SPEC §3)', () => {
     const { createRouter } = await import('../src/routes');
     const endpoints = createRouter(server.running.app)
       .list()
-      // Endpoints that need no token, and so have no permissions: login.
-      .filter((r) => r.pattern.startsWith('/v0/') && !['/v0/login'].includes(r.pattern))
+      // Endpoints that need no token, and so have no permissions: login and info.
+      .filter((r) => r.pattern.startsWith('/v0/') && !['/v0/login', '/v0/info'].includes(r.pattern))
       .map((r) => `${r.method} ${r.pattern}`);
     const covered = new Set(RULES.map((r) => r.endpoint));
     assert.deepEqual(
