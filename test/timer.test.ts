@@ -204,7 +204,7 @@ describe('a timer', () => {
       ],
       [
         { project: P },
-        server_admin(),
+        asAdmin(),
         authorizationBody('admin', `create time entries for admin in project ${P}`),
       ],
     ];
@@ -276,7 +276,7 @@ describe('a timer', () => {
 
 describe('?user=', () => {
   it("lets admins read, stop and discard another user's timer", async () => {
-    const admin = server_admin();
+    const admin = asAdmin();
     const started = ok(await start(alice, { project: P, notes: 'support' }));
     const shown = ok(await show(admin, { user: alice.username.toUpperCase() }));
     assert.deepEqual({ ...shown, elapsed: 0 }, { ...started, elapsed: 0 });
@@ -295,7 +295,7 @@ describe('?user=', () => {
   });
 
   it('is kind 11 for a malformed or unknown username', async () => {
-    const admin = server_admin();
+    const admin = asAdmin();
     assert.deepEqual(
       (await show(admin, { user: 'no-such-user' })).body,
       badQueryBody('user', 'no-such-user'),
@@ -386,6 +386,6 @@ describe('a timer kept in the database', () => {
   });
 });
 
-function server_admin(): TestUser {
+function asAdmin(): TestUser {
   return { username: 'admin', password: '', token: server.adminToken };
 }
