@@ -18,6 +18,8 @@ import { createProjectService } from './projects/service';
 import { createProjectStore } from './projects/store';
 import { createRoleService } from './roles/service';
 import { createRoleStore } from './roles/store';
+import { createTimerService } from './timer/service';
+import { createTimerStore } from './timer/store';
 import { createTimeService } from './times/service';
 import { createTimeStore } from './times/store';
 import { createUserService } from './users/service';
@@ -67,6 +69,12 @@ export function createApp(deps: AppDeps) {
     roleOf: projectStore.roleOf,
     defaultLimit,
   });
+  const timer = createTimerService({
+    db,
+    timers: createTimerStore(db),
+    times,
+    userIdOf: users.idOf,
+  });
   const login = createLoginService({
     modules: config.authModules,
     authenticators: {
@@ -100,5 +108,6 @@ export function createApp(deps: AppDeps) {
     activities,
     projects,
     times,
+    timer,
   };
 }

@@ -19,3 +19,16 @@ export function isCalendarDate(s: string): boolean {
  * like toISOString does.
  */
 export const sqlDate = (msColumn: string) => `date(${msColumn} / 1000.0, 'unixepoch')`;
+
+/**
+ * The calendar date of `ms` in the server's time zone (TZ, else the system's), as
+ * YYYY-MM-DD: what "today" means for a timer started without a date_worked.
+ */
+export function localDate(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${String(d.getFullYear()).padStart(4, '0')}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** An instant as ISO 8601 in UTC with milliseconds (`2026-11-23T10:15:00.000Z`). */
+export const formatTimestamp = (ms: number): string => new Date(ms).toISOString();

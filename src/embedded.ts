@@ -42,12 +42,18 @@ export function migrations(): Migration[] {
     : readMigrationsFrom(join(ROOT, 'sql'));
 }
 
+/** package.json's version: embedded in the bundle, read from the tree otherwise. */
+export function packageVersion(): string {
+  if (isBundled) return (__TIMETRACK_EMBEDDED__ as Embedded).version;
+  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string })
+    .version;
+}
+
 export function version(): { version: string; commit: string } {
   if (isBundled) {
     const { version, commit } = __TIMETRACK_EMBEDDED__ as Embedded;
     return { version, commit };
   }
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
   let commit = 'unknown';
   try {
     commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, stdio: 'pipe' })
@@ -56,7 +62,7 @@ export function version(): { version: string; commit: string } {
   } catch {
     // not a git checkout
   }
-  return { version: pkg.version, commit };
+  return { version: packageVersion(), commit };
 }
 
 /** Source of the bcrypt worker, run with `new Worker(source, { eval: true })`. */

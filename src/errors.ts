@@ -1,6 +1,6 @@
-// The twelve error kinds of SPEC §7, one factory each, and the server's own 503. Services
-// throw these; the HTTP layer writes them (http/respond.ts) and never needs to know which
-// rule failed.
+// The twelve error kinds of SPEC §7 and our kind 13, one factory each, and the server's
+// own 503. Services throw these; the HTTP layer writes them (http/respond.ts) and never
+// needs to know which rule failed.
 
 export class ApiError extends Error {
   constructor(
@@ -25,7 +25,14 @@ export class ApiError extends Error {
 }
 
 /** Names of objects as they appear in error texts. */
-export type ObjectName = 'project' | 'activity' | 'time' | 'user' | 'org-role' | 'endpoint';
+export type ObjectName =
+  | 'project'
+  | 'activity'
+  | 'time'
+  | 'timer'
+  | 'user'
+  | 'org-role'
+  | 'endpoint';
 
 // 1
 export const notFound = (object: ObjectName) =>
@@ -102,6 +109,9 @@ export const badQueryValue = (key: string, value: string) =>
 // 12
 export const usernameAlreadyExists = (name: string) =>
   new ApiError(409, 'Username already exists', `Username ${name} already exists`, [name]);
+// 13 (ours, issue 15): POST /v0/timer while the user's timer runs.
+export const timerAlreadyRunning = (username: string) =>
+  new ApiError(409, 'Timer already running', `A timer is already running for ${username}`);
 
 // Beyond SPEC §7, which has no kind for it: the server is at a limit of its own (not the
 // request's fault) and the client should try again after `Retry-After` seconds.

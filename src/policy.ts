@@ -77,6 +77,15 @@ export const canUpdateTime = (actor: Actor, ownerId: number, changesUser: boolea
 export const canDeleteTime = (actor: Actor, ownerId: number): boolean =>
   isSiteManager(actor) || ownerId === actor.id;
 
+// Running timers ------------------------------------------------------------------------
+
+/**
+ * Reading, stopping or discarding a user's running timer: one's own, or anyone's for
+ * admins (support). Starting one is creating a time for oneself (canCreateTime).
+ */
+export const canHandleTimerOf = (actor: Actor, ownerId: number): boolean =>
+  ownerId === actor.id || actor.siteAdmin;
+
 // Users and org roles ------------------------------------------------------------------
 
 export const canCreateUsers = (actor: Actor): boolean => isSiteManager(actor);
@@ -142,7 +151,8 @@ export type Deed =
     }
   | { do: 'update time'; uuid: string; ownerId: number; changesUser: boolean }
   | { do: 'move time'; uuid: string; to: string; project: string; ownerRole: ProjectRole }
-  | { do: 'delete time'; uuid: string; ownerId: number };
+  | { do: 'delete time'; uuid: string; ownerId: number }
+  | { do: 'read timer' | 'stop timer' | 'discard timer'; username: string; ownerId: number };
 
 /** Whether the actor may do the deed. */
 export function permits(actor: Actor, deed: Deed): boolean {
@@ -178,6 +188,10 @@ export function permits(actor: Actor, deed: Deed): boolean {
       return mayOwnTimeIn(deed.ownerRole);
     case 'delete time':
       return canDeleteTime(actor, deed.ownerId);
+    case 'read timer':
+    case 'stop timer':
+    case 'discard timer':
+      return canHandleTimerOf(actor, deed.ownerId);
   }
 }
 
@@ -217,6 +231,10 @@ function refusedAction(deed: Deed): string {
       return `create time entries for ${deed.owner.username}${mayOwnTimeIn(deed.ownerRole) ? '' : ` in project ${deed.project}`}`;
     case 'move time':
       return `move time ${deed.uuid} to ${deed.to} in project ${deed.project}`;
+    case 'read timer':
+    case 'stop timer':
+    case 'discard timer':
+      return `${deed.do.split(' ')[0]} the timer of ${deed.username}`;
   }
 }
 

@@ -7,8 +7,10 @@ import { signedIn } from './auth/session';
 import type { Handler } from './http/context';
 import { sendJson } from './http/respond';
 import { Router } from './http/router';
+import { infoRoutes } from './info/routes';
 import { projectRoutes } from './projects/routes';
 import { roleRoutes } from './roles/routes';
+import { timerRoutes } from './timer/routes';
 import { timeRoutes } from './times/routes';
 import { userRoutes } from './users/routes';
 
@@ -20,10 +22,13 @@ export function createRouter(app: App): Router<Handler> {
   const projects = projectRoutes(app.projects);
   const activities = activityRoutes(app.activities);
   const times = timeRoutes(app.times);
+  const timer = timerRoutes(app.timer);
+  const info = infoRoutes(app.config);
 
   return new Router<Handler>()
     .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' }))
     .post('/v0/login', login)
+    .get('/v0/info', info.get) // no token: a login page asks it which login types to offer
 
     .get('/v0/users/org-roles', auth(roles.list))
     .post('/v0/users/org-roles', auth(roles.create))
@@ -53,5 +58,10 @@ export function createRouter(app: App): Router<Handler> {
     .post('/v0/times', auth(times.create))
     .get('/v0/times/:uuid', auth(times.get))
     .post('/v0/times/:uuid', auth(times.update))
-    .delete('/v0/times/:uuid', auth(times.remove));
+    .delete('/v0/times/:uuid', auth(times.remove))
+
+    .get('/v0/timer', auth(timer.get))
+    .post('/v0/timer', auth(timer.start))
+    .delete('/v0/timer', auth(timer.discard))
+    .post('/v0/timer/stop', auth(timer.stop));
 }

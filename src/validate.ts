@@ -18,11 +18,7 @@ export function parseObject<E extends Entries>(
   input: unknown,
   object: string,
 ): v.InferOutput<v.StrictObjectSchema<E, undefined>> {
-  if (input === undefined) throw missingField('request', 'object');
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw wrongType('request', 'object', 'object', jsonType(input));
-  }
-  const record = input as Record<string, unknown>;
+  const record = requestRecord(input);
   for (const key of Object.keys(record)) {
     if (!Object.hasOwn(schema.entries, key)) throw unknownField(object, key);
   }
@@ -32,6 +28,15 @@ export function parseObject<E extends Entries>(
   const key = String(issue.path?.[0]?.key ?? '');
   if (!Object.hasOwn(record, key) || record[key] === undefined) throw missingField(object, key);
   throw wrongType(object, key, issue.message, jsonType(record[key]));
+}
+
+/** The request's `object` as a record: kind 4 when it is missing or not a JSON object. */
+export function requestRecord(input: unknown): Record<string, unknown> {
+  if (input === undefined) throw missingField('request', 'object');
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw wrongType('request', 'object', 'object', jsonType(input));
+  }
+  return input as Record<string, unknown>;
 }
 
 // Field schemas shared by the resources. The second argument of v.message is the

@@ -31,6 +31,8 @@ interface Request {
   names?: Record<string, string>;
   /** For list rows: the uuid that should (or should not) be listed. */
   listed?: string;
+  /** Query parameters of a GET or DELETE (besides the token). */
+  query?: Record<string, string>;
 }
 
 describe('authorization matrix (SPEC §3)', () => {
@@ -102,7 +104,19 @@ describe('authorization matrix (SPEC §3)', () => {
     times.member = await newTime('member', 'p');
     times.member2 = await newTime('member2', 'p');
     times.qmember = await newTime('qmember', 'q');
+    const everyone = Object.fromEntries(ACTOR_NAMES.map((a) => [a, { member: true }]));
+    ok(await api.post('/projects', admin, { name: 'T', slugs: ['t'], users: everyone }), 'T');
   });
+
+  let member2Token: string | undefined;
+  /** A fresh running timer of `name`'s in `project` (member2's password is its name). */
+  async function runTimer(name: string, project: string) {
+    if (name === 'member2') member2Token ??= await server.api.login('member2', 'member2');
+    const token = name === 'member2' ? member2Token : tokens[name as ActorName];
+    await server.api.del('/timer', token); // none running is fine
+    const started = await server.api.post('/timer', token, { project, activities: ['act'] });
+    ok(started, `timer of ${name}`);
+  }
   after(() => server.close());
 
   /** The request of a rule, made for one caller; creates fresh targets for deletes. */
@@ -212,6 +226,40 @@ describe('authorization matrix (SPEC §3)', () => {
         const uuid = await newTime(owner, owner === 'qmember' ? 'q' : 'p');
         return { method: 'DELETE', path: `/times/${uuid}`, names: { uuid } };
       }
+      case 'timer.start':
+        await server.api.del('/timer', tokens[caller as ActorName]);
+        return {
+          method: 'POST',
+          path: '/timer',
+          body: { project: 'p', activities: ['act'] },
+          names: { slug: 'p' },
+        };
+      case 'timer.get.own':
+        await runTimer(caller, 't');
+        return { method: 'GET', path: '/timer' };
+      case 'timer.stop.own':
+        await runTimer(caller, 't');
+        return { method: 'POST', path: '/timer/stop', body: { duration: 60 } };
+      case 'timer.delete.own':
+        await runTimer(caller, 't');
+        return { method: 'DELETE', path: '/timer' };
+      case 'timer.get.other':
+      case 'timer.delete.other':
+        await runTimer('member2', 'p');
+        return {
+          method: rule.id === 'timer.get.other' ? 'GET' : 'DELETE',
+          path: '/timer',
+          query: { user: 'member2' },
+          names: { username: 'member2' },
+        };
+      case 'timer.stop.other':
+        await runTimer('member2', 'p');
+        return {
+          method: 'POST',
+          path: '/timer/stop?user=member2',
+          body: { duration: 60 },
+          names: { username: 'member2' },
+        };
       case 'users.list':
         return { method: 'GET', path: '/users' };
       case 'users.get':
@@ -302,8 +350,8 @@ describe('authorization matrix (SPEC §3)', () => {
   }
 
   function send(req: Request, token: string | undefined): Promise<Reply> {
-    if (req.method === 'GET') return server.api.get(req.path, token);
-    if (req.method === 'DELETE') return server.api.del(req.path, token);
+    if (req.method === 'GET') return server.api.get(req.path, token, req.query);
+    if (req.method === 'DELETE') return server.api.del(req.path, token, req.query);
     return server.api.post(req.path, token, req.body);
   }
 
@@ -344,7 +392,8 @@ describe('authorization matrix (SPEC §3)', () => {
     const { createRouter } = await import('../src/routes');
     const endpoints = createRouter(server.running.app)
       .list()
-      .filter((r) => r.pattern.startsWith('/v0/') && r.pattern !== '/v0/login')
+      // Endpoints that need no token, and so have no permissions: login and info.
+      .filter((r) => r.pattern.startsWith('/v0/') && !['/v0/login', '/v0/info'].includes(r.pattern))
       .map((r) => `${r.method} ${r.pattern}`);
     const covered = new Set(RULES.map((r) => r.endpoint));
     assert.deepEqual(

@@ -9,6 +9,7 @@ import {
   canCreateUsers,
   canDeleteTime,
   canDeleteUsers,
+  canHandleTimerOf,
   canManageProject,
   canSetUserField,
   canUpdateTime,
@@ -187,6 +188,26 @@ describe('canDeleteTime (DELETE /times/:uuid)', () => {
     table(
       rows,
       ([k, owner]) => canDeleteTime(actor(k), owner === 'self' ? SELF : OTHER),
+      ([, , ok]) => ok,
+    );
+  });
+});
+
+describe('canHandleTimerOf (GET, POST /stop, DELETE /v0/timer with ?user=)', () => {
+  it('one’s own timer; anyone’s for admins only (support)', () => {
+    const rows: [Kind, 'self' | 'other', boolean][] = [
+      ['plain', 'self', true],
+      ['plain', 'other', false],
+      ['spectator', 'self', true],
+      ['spectator', 'other', false],
+      ['manager', 'self', true],
+      ['manager', 'other', false],
+      ['admin', 'self', true],
+      ['admin', 'other', true],
+    ];
+    table(
+      rows,
+      ([k, owner]) => canHandleTimerOf(actor(k), owner === 'self' ? SELF : OTHER),
       ([, , ok]) => ok,
     );
   });

@@ -26,6 +26,7 @@ export const INSTANCE_TABLES: readonly InstanceTable[] = [
   { name: 'times', orderBy: 'id' },
   { name: 'time_activities', orderBy: 'time_id, activity_id' },
   { name: 'time_revisions', orderBy: 'time_id, revision' },
+  { name: 'timers', orderBy: 'user_id' },
 ];
 
 export type Row = Record<string, unknown>;

@@ -16,6 +16,16 @@ import type { StoredTime, TimeListFilters, TimeStore } from './store';
 
 export type TimeService = ReturnType<typeof createTimeService>;
 
+/** What the texts of a new time's errors call it: a time, or a timer being started. */
+export type NewTimeObject = 'time' | 'timer';
+
+/** The references of a new time, as POST /v0/times sends them. */
+export interface NewTimeReferences {
+  user: string;
+  project: string;
+  activities?: readonly string[];
+}
+
 export interface TimeServiceDeps {
   db: Db;
   times: TimeStore;
@@ -83,25 +93,44 @@ export function createTimeService(deps: TimeServiceDeps) {
   };
 
   /** The user a time is for: active and not deleted (Invalid Foreign Key otherwise). */
-  const ownerNamed = (username: string) => {
+  const ownerNamed = (username: string, object: NewTimeObject = 'time') => {
     const user = deps.findActiveUser(username);
-    if (!user) throw invalidForeignKey('time', 'user');
+    if (!user) throw invalidForeignKey(object, 'user');
     return user;
   };
 
-  const liveProject = (slug: string) => {
+  const liveProject = (slug: string, object: NewTimeObject = 'time') => {
     const project = times.findLiveProject(slug);
-    if (!project) throw invalidForeignKey('time', 'project');
+    if (!project) throw invalidForeignKey(object, 'project');
     return project;
   };
 
   /** Ids of the live activities named; duplicates collapse. */
-  const activityIds = (slugs: readonly string[]) =>
+  const activityIds = (slugs: readonly string[], object: NewTimeObject = 'time') =>
     [...new Set(slugs)].map((slug) => {
       const id = deps.activityIdOf(slug);
-      if (id === undefined) throw invalidForeignKey('time', 'activity');
+      if (id === undefined) throw invalidForeignKey(object, 'activity');
       return id;
     });
+
+  /**
+   * The rules of a new time after parsing, in SPEC §3 order: its user, project and
+   * activities exist (kind 3); absent or [] activities take the project's default
+   * activity (kind 4 when it has none); the actor may create it (kind 9). Also what
+   * starting a timer checks (`object` 'timer' in the texts), so both cannot differ.
+   */
+  const checkNewTime = (actor: Actor, fields: NewTimeReferences, object: NewTimeObject) => {
+    const owner = ownerNamed(fields.user, object);
+    const project = liveProject(fields.project, object);
+    let ids: number[];
+    if (fields.activities && fields.activities.length > 0) {
+      ids = activityIds(fields.activities, object);
+    } else if (project.default_activity_id !== null) ids = [project.default_activity_id];
+    else throw missingField(object, 'activities');
+    const ownerRole = roleOf(project.id, owner.id);
+    authorize(actor, { do: 'create time', owner, project: fields.project, ownerRole });
+    return { owner, project, activityIds: ids };
+  };
 
   /**
    * The user, project and activities a time will have after an update (kind 3 for any
@@ -146,17 +175,13 @@ export function createTimeService(deps: TimeServiceDeps) {
       return timeJsonText(row);
     },
 
+    checkNewTime,
+
+    /** POST /v0/times; also POST /v0/timer/stop, inside its own transaction (a savepoint). */
     create(actor: Actor, input: unknown) {
       const fields = parseObject(createTimeSchema, input, 'time');
       return writeTransaction(db, () => {
-        const owner = ownerNamed(fields.user);
-        const project = liveProject(fields.project);
-        let ids: number[];
-        if (fields.activities && fields.activities.length > 0) ids = activityIds(fields.activities);
-        else if (project.default_activity_id !== null) ids = [project.default_activity_id];
-        else throw missingField('time', 'activities');
-        const ownerRole = roleOf(project.id, owner.id);
-        authorize(actor, { do: 'create time', owner, project: fields.project, ownerRole });
+        const { owner, project, activityIds: ids } = checkNewTime(actor, fields, 'time');
         const uuid = randomUUID();
         times.insert(
           {

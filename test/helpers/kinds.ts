@@ -1,4 +1,4 @@
-// The answers SPEC §7 allows: an error body of one of the twelve kinds (never 500),
+// The answers SPEC §7 allows: an error body of one of its kinds, or of kind 13 (never 500),
 // with the HTTP status equal to its `status`.
 import assert from 'node:assert/strict';
 import type { Reply } from './api';
@@ -17,6 +17,7 @@ const KIND_STATUS: Record<string, readonly number[]> = {
   'Method not allowed': [405],
   'Bad query value': [400],
   'Username already exists': [409],
+  'Timer already running': [409], // kind 13 (issue 15)
 };
 
 /** Asserts `res` is a §7 error of some kind other than Server Error; returns its error name. */

@@ -49,7 +49,8 @@ export interface Rule {
 /**
  * Fixtures the rows refer to: project P (manager projmgr; members member and member2;
  * spectator spectator), project Q (member qmember), one time of each of member, member2
- * and qmember, activity `act`, org role `role`, user `target`.
+ * and qmember, activity `act`, org role `role`, user `target`; for the timer rows
+ * project T, where every actor is a member, and a timer of member2's in P.
  */
 export const RULES: readonly Rule[] = [
   { id: 'projects.list', endpoint: 'GET /v0/projects', target: 'all projects', allowed: ALL },
@@ -236,6 +237,43 @@ export const RULES: readonly Rule[] = [
     refusal: 'delete time {uuid}',
   },
 
+  {
+    id: 'timer.start',
+    endpoint: 'POST /v0/timer',
+    target: 'for oneself in P',
+    allowed: ['member'],
+    refusal: 'create time entries for {actor} in project {slug}',
+  },
+  { id: 'timer.get.own', endpoint: 'GET /v0/timer', target: 'one’s own, in T', allowed: ALL },
+  {
+    id: 'timer.get.other',
+    endpoint: 'GET /v0/timer',
+    target: "?user=member2: member2's",
+    allowed: ['admin'],
+    refusal: 'read the timer of {username}',
+  },
+  {
+    id: 'timer.stop.own',
+    endpoint: 'POST /v0/timer/stop',
+    target: 'one’s own, in T',
+    allowed: ALL,
+  },
+  {
+    id: 'timer.stop.other',
+    endpoint: 'POST /v0/timer/stop',
+    target: "?user=member2: member2's, in P",
+    allowed: ['admin'],
+    refusal: 'stop the timer of {username}',
+  },
+  { id: 'timer.delete.own', endpoint: 'DELETE /v0/timer', target: 'one’s own, in T', allowed: ALL },
+  {
+    id: 'timer.delete.other',
+    endpoint: 'DELETE /v0/timer',
+    target: "?user=member2: member2's",
+    allowed: ['admin'],
+    refusal: 'discard the timer of {username}',
+  },
+
   { id: 'users.list', endpoint: 'GET /v0/users', target: 'all users', allowed: ALL },
   { id: 'users.get', endpoint: 'GET /v0/users/:username', target: 'another user', allowed: ALL },
   {
@@ -345,8 +383,10 @@ against a real server — regenerate with
 
 The fixtures: project **P** (manager \`projmgr\`; members \`member\` and \`member2\`;
 spectator \`spectator\`), project **Q** (member \`qmember\`), one time entry of each of
-\`member\`, \`member2\` and \`qmember\`. The site admin is no member of any project: a
-time entry's user must be a member of its project, whoever creates it.
+\`member\`, \`member2\` and \`qmember\`. The site admin is no member of P or Q: a
+time entry's user must be a member of its project, whoever creates it. For the running
+timer (\`/v0/timer\`): project **T**, where every actor is a member, and a timer of
+\`member2\`'s in P; \`?user=\` names another user's timer.
 `;
 
 /** docs/permissions.md, generated. */

@@ -1,0 +1,31 @@
+// GET /v0/info (issue 15, part 4): what a client needs to know before logging in —
+// which login types to offer — with no token. Nothing secret: the name and version of
+// the software, the instance's name (the tokens' `iss`, public in every token) and the
+// enabled auth modules. Built once: none of it changes while the process runs.
+import type { AuthModule, Config } from '../config';
+import { packageVersion } from '../embedded';
+import type { Handler } from '../http/context';
+import { sendJson } from '../http/respond';
+
+export interface InfoJson {
+  name: 'timetrack';
+  version: string;
+  instance_name: string;
+  auth_modules: AuthModule[];
+  api: 'v0';
+}
+
+export function infoOf(config: Pick<Config, 'instanceName' | 'authModules'>): InfoJson {
+  return {
+    name: 'timetrack',
+    version: packageVersion(),
+    instance_name: config.instanceName,
+    auth_modules: [...config.authModules],
+    api: 'v0',
+  };
+}
+
+export function infoRoutes(config: Pick<Config, 'instanceName' | 'authModules'>) {
+  const info = infoOf(config);
+  return { get: ((ctx) => sendJson(ctx.res, 200, info)) satisfies Handler };
+}

@@ -1,0 +1,28 @@
+// Shapes of the objects POST /v0/timer (start) and POST /v0/timer/stop accept: the
+// fields of a time entry (SPEC §4.3), each with the very schema POST /v0/times uses.
+import * as v from 'valibot';
+import { createTimeSchema } from '../times/schema';
+
+const time = createTimeSchema.entries;
+
+export const startTimerSchema = v.strictObject({
+  project: time.project,
+  // Absent or []: the project's default activity, resolved when the timer stops.
+  activities: time.activities,
+  notes: time.notes,
+  issue_uri: time.issue_uri,
+  // Absent: today in the server's time zone.
+  date_worked: v.optional(time.date_worked),
+});
+
+/** Every field overrides what the timer holds; duration defaults to the seconds elapsed. */
+export const stopTimerSchema = v.strictObject({
+  duration: v.optional(time.duration),
+  notes: time.notes,
+  issue_uri: time.issue_uri,
+  activities: time.activities,
+  date_worked: v.optional(time.date_worked),
+});
+
+export type StartTimerInput = v.InferOutput<typeof startTimerSchema>;
+export type StopTimerInput = v.InferOutput<typeof stopTimerSchema>;
