@@ -7,6 +7,7 @@ import { signedIn } from './auth/session';
 import type { Handler } from './http/context';
 import { sendJson } from './http/respond';
 import { Router } from './http/router';
+import { openApiText } from './openapi/document';
 import { projectRoutes } from './projects/routes';
 import { roleRoutes } from './roles/routes';
 import { timeRoutes } from './times/routes';
@@ -24,6 +25,7 @@ export function createRouter(app: App): Router<Handler> {
   return new Router<Handler>()
     .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' }))
     .post('/v0/login', login)
+    .get('/v0/openapi.json', (ctx) => sendJson(ctx.res, 200, openApiText))
 
     .get('/v0/users/org-roles', auth(roles.list))
     .post('/v0/users/org-roles', auth(roles.create))
