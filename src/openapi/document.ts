@@ -1,8 +1,11 @@
 // GET /v0/openapi.json: the OpenAPI 3.1 description of every endpoint, written by hand
-// (paths.ts, schemas.ts). test/openapi.test.ts validates it and compares it with the
+// (paths.ts, schemas.ts, responses.ts; extensions.ts for the
+// endpoints of SPEC §11 built on other branches). test/openapi.test.ts validates it and compares it with the
 // route table; test/helpers/openapi-check.ts holds every reply of the HTTP suite to it.
 import { JsonText } from '../json-text';
-import { errorResponses, paths } from './paths';
+import { extensionPaths, extensionSchemas } from './extensions';
+import { paths } from './paths';
+import { errorResponses } from './responses';
 import { schemas } from './schemas';
 
 const description = `A self-hosted time-tracking server speaking the TimeSync API.
@@ -74,9 +77,9 @@ export const openApiDocument = {
   tags: ['meta', 'auth', 'users', 'org-roles', 'projects', 'activities', 'times']
     .concat(['reports', 'timer'])
     .map((name) => ({ name })),
-  paths,
+  paths: { ...paths, ...extensionPaths },
   components: {
-    schemas,
+    schemas: { ...schemas, ...extensionSchemas },
     responses: errorResponses,
     parameters,
     securitySchemes: {

@@ -3,8 +3,8 @@
 // extensions of SPEC §11. JSON Schema 2020-12, as OpenAPI 3.1 has it. The test helpers
 // validate every reply the HTTP suite receives against these, so they cannot drift.
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const nullable = (type: string, extra: Record<string, unknown> = {}) => ({
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+export const nullable = (type: string, extra: Record<string, unknown> = {}) => ({
   type: [type, 'null'],
   ...extra,
 });
@@ -25,7 +25,7 @@ const uuid = { type: 'string', format: 'uuid' };
 const date = { type: 'string', format: 'date', description: 'YYYY-MM-DD (UTC)' };
 const nullableDate = nullable('string', { format: 'date' });
 const httpUri = { type: 'string', pattern: '^[hH][tT][tT][pP][sS]?:', maxLength: 2048 };
-const duration = { type: 'integer', minimum: 0, maximum: 2_147_483_647 };
+export const duration = { type: 'integer', minimum: 0, maximum: 2_147_483_647 };
 
 /** The fields every revisioned object shows (SPEC §4, §5). */
 const revisioned = {
@@ -47,7 +47,7 @@ function shown(properties: Record<string, unknown>, optional: string[] = []) {
 }
 
 /** A closed object of which only `required` must be sent (a POST's `object`). */
-function accepted(properties: Record<string, unknown>, required: string[] = []) {
+export function accepted(properties: Record<string, unknown>, required: string[] = []) {
   return { type: 'object', properties, required, additionalProperties: false };
 }
 
@@ -273,94 +273,6 @@ export function errorOfStatus(status: number) {
   };
 }
 
-// --- extensions built in parallel (SPEC §11) ----------------------------------------------
-// TIGHTEN AFTER MERGE: written from issue 15's text before the reports, timer and info
-// branches landed; fields whose details the issue leaves open are left permissive.
-
-const reportRow = {
-  type: 'object',
-  properties: {
-    project: { type: 'array', items: { type: 'string' }, description: "The project's slugs" },
-    project_name: { type: 'string' },
-    activity: { type: 'string' },
-    user: { type: 'string' },
-    day: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
-    week: { type: 'string', pattern: '^\\d{4}-W\\d{2}$' },
-    month: { type: 'string', pattern: '^\\d{4}-\\d{2}$' },
-    duration: { type: 'integer', minimum: 0 },
-    entries: { type: 'integer', minimum: 0 },
-  },
-  required: ['duration', 'entries'],
-  description: 'One key per grouping, then the totals of the entries in that group',
-};
-
-const extensions = {
-  GroupBy: { enum: ['project', 'activity', 'user', 'day', 'week', 'month'] },
-  Report: {
-    type: 'object',
-    properties: {
-      start: { type: ['string', 'null'] },
-      end: { type: ['string', 'null'] },
-      group_by: { type: 'array', items: ref('GroupBy'), minItems: 1, maxItems: 3 },
-      rows: { type: 'array', items: ref('ReportRow') },
-      total: {
-        type: 'object',
-        properties: {
-          duration: { type: 'integer', minimum: 0 },
-          entries: { type: 'integer', minimum: 0 },
-        },
-        required: ['duration', 'entries'],
-      },
-    },
-    required: ['start', 'end', 'group_by', 'rows', 'total'],
-  },
-  ReportRow: reportRow,
-  Timer: {
-    type: 'object',
-    properties: {
-      project: {
-        anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
-        description: 'The project (a slug, or all its slugs)',
-      },
-      activities: { type: 'array', items: { type: 'string' } },
-      notes: { type: ['string', 'null'] },
-      issue_uri: { type: ['string', 'null'] },
-      date_worked: { type: ['string', 'null'] },
-      started_at: { type: 'string', description: 'When the timer was started' },
-      elapsed: { type: 'number', minimum: 0, description: 'Seconds since started_at' },
-    },
-    required: ['project', 'activities', 'notes', 'issue_uri', 'date_worked', 'started_at'],
-  },
-  TimerStart: accepted(
-    {
-      project: ref('Slug'),
-      activities: { type: 'array', items: ref('Slug') },
-      notes: nullable('string'),
-      issue_uri: nullable('string'),
-      date_worked: ref('Date'),
-    },
-    ['project'],
-  ),
-  TimerStop: accepted({
-    duration,
-    notes: nullable('string'),
-    issue_uri: nullable('string'),
-    activities: { type: 'array', items: ref('Slug') },
-    date_worked: ref('Date'),
-  }),
-  Info: {
-    type: 'object',
-    properties: {
-      name: { const: 'timetrack' },
-      version: { type: 'string' },
-      instance_name: { type: 'string' },
-      auth_modules: { type: 'array', items: { type: 'string' } },
-      api: { const: 'v0' },
-    },
-    required: ['name', 'version', 'instance_name', 'auth_modules', 'api'],
-  },
-};
-
 export const schemas = {
   Slug: slug,
   Username: username,
@@ -370,5 +282,4 @@ export const schemas = {
   ...responses,
   ...requests,
   Error: errorSchema,
-  ...extensions,
 };
