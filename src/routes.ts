@@ -8,6 +8,7 @@ import type { Handler } from './http/context';
 import { sendJson } from './http/respond';
 import { Router } from './http/router';
 import { infoRoutes } from './info/routes';
+import { openApiText } from './openapi/document';
 import { projectRoutes } from './projects/routes';
 import { roleRoutes } from './roles/routes';
 import { timerRoutes } from './timer/routes';
@@ -29,6 +30,7 @@ export function createRouter(app: App): Router<Handler> {
     .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' }))
     .post('/v0/login', login)
     .get('/v0/info', info.get) // no token: a login page asks it which login types to offer
+    .get('/v0/openapi.json', (ctx) => sendJson(ctx.res, 200, openApiText))
 
     .get('/v0/users/org-roles', auth(roles.list))
     .post('/v0/users/org-roles', auth(roles.create))

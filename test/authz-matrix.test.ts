@@ -392,8 +392,8 @@ describe('authorization matrix (SPEC §3)', () => {
     const { createRouter } = await import('../src/routes');
     const endpoints = createRouter(server.running.app)
       .list()
-      // Endpoints that need no token, and so have no permissions: login and info.
-      .filter((r) => r.pattern.startsWith('/v0/') && !['/v0/login', '/v0/info'].includes(r.pattern))
+      // Login, info and the OpenAPI document take no token: no permission rule applies.
+      .filter((r) => r.pattern.startsWith('/v0/') && !PUBLIC_ENDPOINTS.includes(r.pattern))
       .map((r) => `${r.method} ${r.pattern}`);
     const covered = new Set(RULES.map((r) => r.endpoint));
     assert.deepEqual(
@@ -402,6 +402,8 @@ describe('authorization matrix (SPEC §3)', () => {
     );
   });
 });
+
+const PUBLIC_ENDPOINTS = ['/v0/login', '/v0/info', '/v0/openapi.json'];
 
 describe('docs/permissions.md', () => {
   it('is the text generated from the permissions table', () => {

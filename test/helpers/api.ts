@@ -1,5 +1,8 @@
 // A tiny TimeSync client over fetch: POST bodies carry {auth, object}, GET and DELETE
-// carry ?token=, exactly as the real clients do.
+// carry ?token=, exactly as the real clients do. Every reply is checked against the
+// OpenAPI document (openapi-check.ts) before the test sees it.
+import { checkReply } from './openapi-check';
+
 export interface Reply<T = unknown> {
   status: number;
   body: T;
@@ -28,6 +31,13 @@ function queryString(token: string | undefined, query: Query = {}): string {
   return s ? `?${s}` : '';
 }
 
+/** fetch, then the reply read and held to the OpenAPI document. */
+async function send(url: string, init?: RequestInit): Promise<Reply<any>> {
+  const res = await reply(await fetch(url, init));
+  checkReply(init?.method ?? 'GET', url, res);
+  return res;
+}
+
 async function reply(res: Response): Promise<Reply> {
   const text = await res.text();
   let body: unknown = text;
@@ -42,24 +52,19 @@ async function reply(res: Response): Promise<Reply> {
 export function createApi(baseUrl: string): Api {
   const api: Api = {
     url: baseUrl,
-    get: async (path, token, query) =>
-      reply(await fetch(`${baseUrl}/v0${path}${queryString(token, query)}`)) as Promise<Reply<any>>,
-    del: async (path, token, query) =>
-      reply(
-        await fetch(`${baseUrl}/v0${path}${queryString(token, query)}`, { method: 'DELETE' }),
-      ) as Promise<Reply<any>>,
-    post: async (path, token, object) =>
-      reply(
-        await fetch(`${baseUrl}/v0${path}`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({
-            ...(token === undefined ? {} : { auth: { type: 'token', token } }),
-            object,
-          }),
+    get: (path, token, query) => send(`${baseUrl}/v0${path}${queryString(token, query)}`),
+    del: (path, token, query) =>
+      send(`${baseUrl}/v0${path}${queryString(token, query)}`, { method: 'DELETE' }),
+    post: (path, token, object) =>
+      send(`${baseUrl}/v0${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          ...(token === undefined ? {} : { auth: { type: 'token', token } }),
+          object,
         }),
-      ) as Promise<Reply<any>>,
-    raw: async (path, init) => reply(await fetch(`${baseUrl}${path}`, init)),
+      }),
+    raw: (path, init) => send(`${baseUrl}${path}`, init),
     async login(username, password, type = 'password') {
       const res = await api.raw('/v0/login', {
         method: 'POST',

@@ -1,0 +1,103 @@
+// GET /v0/openapi.json: the OpenAPI 3.1 description of every endpoint, written by hand
+// (paths.ts, schemas.ts, responses.ts; extensions.ts for the
+// endpoints of SPEC §11 built on other branches). test/openapi.test.ts validates it and compares it with the
+// route table; test/helpers/openapi-check.ts holds every reply of the HTTP suite to it.
+import { JsonText } from '../json-text';
+import { extensionPaths, extensionSchemas } from './extensions';
+import { paths } from './paths';
+import { errorResponses } from './responses';
+import { schemas } from './schemas';
+
+const description = `A self-hosted time-tracking server speaking the TimeSync API.
+
+**Tokens.** Log in with \`POST /v0/login\` for a token. GET and DELETE carry it as the query
+parameter \`token\`; every other POST carries it in its body's \`auth\` block
+(\`{"auth": {"type": "token", "token": "…"}, "object": {…}}\`); any request may send
+\`Authorization: Bearer <token>\` instead (when two are sent they must agree).
+
+**Conventions.** \`HEAD\` is answered wherever \`GET\` is (same status and headers, no body).
+Any other method on a path listed here answers 405 (\`Method not allowed\`, with \`Allow\`);
+a path not listed here answers 404 (\`Nonexistent endpoint\`); both carry the Error body.
+\`OPTIONS\` is a CORS preflight (204) on any path. A trailing slash is ignored. Every error
+is an Error object whose \`status\` is the HTTP status.`;
+
+const queryParam = (name: string, description: string, schema: object, repeat = false) => ({
+  name,
+  in: 'query',
+  description,
+  schema: repeat ? { type: 'array', items: schema } : schema,
+  ...(repeat ? { style: 'form', explode: true } : {}),
+});
+const pathParam = (name: string, description: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  description: `${description}; a malformed one is 400 \`Invalid identifier\``,
+  schema: { type: 'string' },
+});
+const text = { type: 'string' };
+const bool = {
+  type: 'string',
+  description: 'Absent, `false` or `0`: false; empty, `true` or `1` (any case): true',
+};
+const count = { type: 'string', pattern: '^\\d{1,15}$' };
+
+const parameters = {
+  token: queryParam('token', 'The token (GET, DELETE); or send a Bearer header', text),
+  skip: queryParam('skip', 'Objects to skip', count),
+  limit: queryParam('limit', 'Page size; 0 or absent: the whole list', count),
+  include_deleted: queryParam('include_deleted', 'Also soft-deleted objects', bool),
+  include_revisions: queryParam('include_revisions', 'Add `parents`, newest first', bool),
+  role: queryParam('role', 'Holders of one of these org roles', text, true),
+  projectUser: queryParam('user', 'Projects where one of these users has a role', text, true),
+  user: queryParam('user', "Entries of these users (by owner's username)", text, true),
+  project: queryParam('project', 'Entries of these projects (any slug)', text, true),
+  activity: queryParam('activity', 'Entries having one of these activities', text, true),
+  start: queryParam('start', 'First date_worked (YYYY-MM-DD, inclusive)', text),
+  end: queryParam('end', 'Last date_worked (YYYY-MM-DD, inclusive)', text),
+  format: queryParam('format', '`csv` answers text/csv (as does `Accept: text/csv`)', {
+    enum: ['csv'],
+  }),
+  group_by: queryParam(
+    'group_by',
+    'Groupings in order, 1 to 3',
+    { $ref: '#/components/schemas/GroupBy' },
+    true,
+  ),
+  timerUser: queryParam('user', "Admins: another user's timer", text),
+  slug: pathParam('slug', 'Any slug of the object'),
+  username: pathParam('username', 'A username, in any letter case'),
+  uuid: pathParam('uuid', 'A uuid, in any letter case'),
+};
+
+export const openApiDocument = {
+  openapi: '3.1.0',
+  info: { title: 'timetrack', version: 'v0', description, license: { name: 'MIT' } },
+  servers: [{ url: '/' }],
+  tags: ['meta', 'auth', 'users', 'org-roles', 'projects', 'activities', 'times']
+    .concat(['reports', 'timer'])
+    .map((name) => ({ name })),
+  paths: { ...paths, ...extensionPaths },
+  components: {
+    schemas: { ...schemas, ...extensionSchemas },
+    responses: errorResponses,
+    parameters,
+    securitySchemes: {
+      queryToken: {
+        type: 'apiKey',
+        in: 'query',
+        name: 'token',
+        description: 'GET and DELETE (TimeSync)',
+      },
+      bearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'Any request',
+      },
+    },
+  },
+};
+
+/** The document as sent: serialised once. */
+export const openApiText = new JsonText(JSON.stringify(openApiDocument));

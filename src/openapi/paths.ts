@@ -1,0 +1,204 @@
+// The paths of GET /v0/openapi.json: every route of src/routes.ts with its parameters,
+// request body and every status it answers (test/openapi.test.ts checks the route table
+// against this list; the test helpers check every reply against it).
+import {
+  bodyAuth,
+  deleted,
+  errors,
+  JSON_TYPE,
+  list,
+  ok,
+  param,
+  queryAuth,
+  schema,
+  withCsv,
+  writeBody,
+} from './responses';
+
+// --- operations --------------------------------------------------------------------------
+
+interface Resource {
+  tag: string;
+  /** The object's component schema. */
+  name: string;
+  /** The path parameter (a component parameter) of one object. */
+  id: string;
+  /** The list's query parameters beyond skip/limit/token. */
+  filters: string[];
+  /** The one object's query parameters beyond token. */
+  oneParams: string[];
+  /** Whether DELETE may be refused while the object is used (405). */
+  deleteInUse: boolean;
+}
+
+/** GET/POST on the collection, GET/POST/DELETE on one object. */
+function resource(r: Resource, plural: string) {
+  const listResponses = list(r.name);
+  return {
+    collection: {
+      get: {
+        tags: [r.tag],
+        summary: `List ${plural}`,
+        security: queryAuth,
+        parameters: [...r.filters, 'skip', 'limit', 'token'].map(param),
+        responses: {
+          ...(r.name === 'Time' ? withCsv(listResponses) : listResponses),
+          // 503: every stream slot stayed busy (--max-streamed-lists).
+          ...errors(400, 401, 500, 503),
+        },
+      },
+      post: {
+        tags: [r.tag],
+        summary: `Create ${r.name === 'OrgRole' ? 'an org role' : `a ${r.tag.slice(0, -1)}`}`,
+        security: bodyAuth,
+        requestBody: writeBody(`${r.name}Create`),
+        responses: {
+          ...ok('The new object, as GET shows it', schema(r.name)),
+          ...errors(400, 401, 409, 413, 500, 503),
+        },
+      },
+    },
+    one: {
+      parameters: [param(r.id)],
+      get: {
+        tags: [r.tag],
+        summary: 'Get one',
+        security: queryAuth,
+        parameters: [...r.oneParams, 'token'].map(param),
+        responses: { ...ok('The object', schema(r.name)), ...errors(400, 401, 404, 500) },
+      },
+      post: {
+        tags: [r.tag],
+        summary: 'Update the fields sent',
+        security: bodyAuth,
+        requestBody: writeBody(`${r.name}Update`),
+        responses: {
+          ...ok('The updated object, as GET shows it', schema(r.name)),
+          ...errors(400, 401, 404, 409, 413, 500, 503),
+        },
+      },
+      delete: {
+        tags: [r.tag],
+        summary: 'Delete',
+        security: queryAuth,
+        parameters: [param('token')],
+        responses: {
+          ...deleted,
+          ...errors(400, 401, 404, ...(r.deleteInUse ? [405] : []), 500, 503),
+        },
+      },
+    },
+  };
+}
+
+const roles = resource(
+  {
+    tag: 'org-roles',
+    name: 'OrgRole',
+    id: 'slug',
+    filters: [],
+    oneParams: [],
+    deleteInUse: true,
+  },
+  'org roles, by slug',
+);
+const users = resource(
+  {
+    tag: 'users',
+    name: 'User',
+    id: 'username',
+    filters: ['role', 'include_deleted'],
+    oneParams: ['include_deleted'],
+    deleteInUse: false,
+  },
+  'users',
+);
+const projects = resource(
+  {
+    tag: 'projects',
+    name: 'Project',
+    id: 'slug',
+    filters: ['projectUser', 'include_deleted', 'include_revisions'],
+    oneParams: ['include_deleted', 'include_revisions'],
+    deleteInUse: true,
+  },
+  'projects',
+);
+const activities = resource(
+  {
+    tag: 'activities',
+    name: 'Activity',
+    id: 'slug',
+    filters: ['include_deleted', 'include_revisions'],
+    oneParams: ['include_deleted', 'include_revisions'],
+    deleteInUse: true,
+  },
+  'activities',
+);
+const times = resource(
+  {
+    tag: 'times',
+    name: 'Time',
+    id: 'uuid',
+    filters: [
+      'user',
+      'project',
+      'activity',
+      'start',
+      'end',
+      'include_deleted',
+      'include_revisions',
+      'format',
+    ],
+    oneParams: ['include_deleted', 'include_revisions'],
+    deleteInUse: false,
+  },
+  'time entries visible to the caller',
+);
+
+export const paths = {
+  '/health': {
+    get: {
+      tags: ['meta'],
+      summary: 'Liveness (outside /v0, no token)',
+      responses: { ...ok('Serving', schema('Health')) },
+    },
+  },
+  '/v0/openapi.json': {
+    get: {
+      tags: ['meta'],
+      summary: 'This document (no token)',
+      responses: {
+        ...ok('OpenAPI 3.1', {
+          type: 'object',
+          properties: { openapi: { const: '3.1.0' }, paths: { type: 'object' } },
+          required: ['openapi', 'paths'],
+        }),
+      },
+    },
+  },
+  '/v0/login': {
+    post: {
+      tags: ['auth'],
+      summary: 'Exchange credentials for a token',
+      requestBody: {
+        required: true,
+        content: { [JSON_TYPE]: { schema: schema('LoginRequest') } },
+      },
+      responses: {
+        ...ok('A token', schema('Token')),
+        ...errors(400, 401, 413, 500, 503),
+      },
+    },
+  },
+  '/v0/users/org-roles': roles.collection,
+  '/v0/users/org-roles/{slug}': roles.one,
+  '/v0/users': users.collection,
+  '/v0/users/{username}': users.one,
+  '/v0/projects': projects.collection,
+  '/v0/projects/{slug}': projects.one,
+  '/v0/activities': activities.collection,
+  '/v0/activities/{slug}': activities.one,
+  '/v0/times': times.collection,
+  '/v0/times/{uuid}': times.one,
+};
