@@ -73,6 +73,14 @@ const projectRole = shown({
 });
 
 const activityFields = { name: text(1, 255), slug: ref('Slug') };
+/**
+ * As shown: an activity the old reference server deleted lost its slug (it set it to
+ * NULL), and one migrated from it shows `slug: null`, deleted (docs/backups.md).
+ */
+const shownActivityFields = {
+  ...activityFields,
+  slug: { oneOf: [ref('Slug'), { type: 'null' }] },
+};
 
 const timeFields = {
   duration,
@@ -104,10 +112,10 @@ const responses = {
   ),
   ProjectRevision: shown({ ...projectRevisionFields, ...revisioned }),
   ProjectRole: projectRole,
-  Activity: shown({ ...activityFields, ...revisioned, parents: parents('ActivityRevision') }, [
+  Activity: shown({ ...shownActivityFields, ...revisioned, parents: parents('ActivityRevision') }, [
     'parents',
   ]),
-  ActivityRevision: shown({ ...activityFields, ...revisioned }),
+  ActivityRevision: shown({ ...shownActivityFields, ...revisioned }),
   Time: shown({ ...revisioned, ...timeFields, parents: parents('TimeRevision') }, ['parents']),
   TimeRevision: shown({ ...revisioned, ...timeFields }),
   User: shown({
