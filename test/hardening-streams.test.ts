@@ -5,7 +5,6 @@
 // with Retry-After), the WAL shrinks again after checkpoints, and the database
 // descriptors stay where they were however many streams come and go.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -15,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config';
 import { JOURNAL_SIZE_LIMIT, openDatabase } from '../src/db/open';
 import type { Reply } from './helpers/api';
+import { insertTimes } from './helpers/bulk';
 import { uniqueSlug } from './helpers/factories';
 import { ADMIN, startTestServer, type TestServer } from './helpers/server';
 
@@ -42,26 +42,15 @@ async function seedLongList(server: TestServer): Promise<void> {
       users: { [ADMIN.username]: { member: true } },
     }),
   );
-  const db = openDatabase(server.dbFile);
-  try {
-    const id = (sql: string, arg: string) => db.prepare(sql).pluck().get(arg) as number;
-    const userId = id('SELECT id FROM users WHERE username = ?', ADMIN.username);
-    const projectId = id('SELECT project_id FROM project_slugs WHERE slug = ?', project);
-    const activityId = id('SELECT id FROM activities WHERE slug = ?', activity);
-    const time = db.prepare(`INSERT INTO times (uuid, revision, duration, user_id, project_id,
-      date_worked, created_at) VALUES (?, 1, ?, ?, ?, ?, ?)`);
-    const link = db.prepare('INSERT INTO time_activities (time_id, activity_id) VALUES (?, ?)');
-    const base = Date.UTC(2020, 0, 1);
-    db.transaction(() => {
-      for (let i = 0; i < ROWS; i++) {
-        const date = new Date(base + (i % 1000) * 86_400_000).toISOString().slice(0, 10);
-        const row = time.run(randomUUID(), i + 1, userId, projectId, date, base + i);
-        link.run(row.lastInsertRowid, activityId);
-      }
-    })();
-  } finally {
-    db.close();
-  }
+  const base = Date.UTC(2020, 0, 1);
+  insertTimes(server.dbFile, {
+    username: ADMIN.username,
+    project,
+    activity,
+    count: ROWS,
+    duration: (i) => i + 1,
+    createdAt: (i) => base + i,
+  });
 }
 
 /** The server's side of each connection, found by the client's port. */

@@ -2,10 +2,10 @@
 // TIMETRACK_DEFAULT_LIMIT sets one, X-Total-Count, Link rel="next", a stable order across
 // pages; and a 50,000-entry list streamed complete and in order.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { openDatabase } from '../src/db/open';
 import type { Reply } from './helpers/api';
+import { insertTimes } from './helpers/bulk';
 import { badQueryBody } from './helpers/errors';
 import { createUser, uniqueSlug } from './helpers/factories';
 import { ADMIN, startTestServer, type TestServer } from './helpers/server';
@@ -216,32 +216,19 @@ describe('a 50,000-entry list', () => {
   after(() => server.close());
 
   /** Inserts times straight into the server's database file; created_at repeats in tens. */
-  function insertTimes(project: string, activity: string) {
-    const db = openDatabase(server.dbFile);
-    try {
-      const id = (sql: string, arg: string) => db.prepare(sql).pluck().get(arg) as number;
-      const userId = id('SELECT id FROM users WHERE username = ?', ADMIN.username);
-      const projectId = id('SELECT project_id FROM project_slugs WHERE slug = ?', project);
-      const activityId = id('SELECT id FROM activities WHERE slug = ?', activity);
-      const time = db.prepare(`INSERT INTO times (uuid, revision, duration, user_id, project_id,
-        date_worked, created_at) VALUES (?, 1, ?, ?, ?, ?, ?)`);
-      const link = db.prepare('INSERT INTO time_activities (time_id, activity_id) VALUES (?, ?)');
-      const base = Date.UTC(2020, 0, 1);
-      db.transaction(() => {
-        for (let i = 0; i < COUNT; i++) {
-          const date = new Date(base + (i % 1000) * 86_400_000).toISOString().slice(0, 10);
-          const row = time.run(randomUUID(), i, userId, projectId, date, base + Math.floor(i / 10));
-          link.run(row.lastInsertRowid, activityId);
-        }
-      })();
-    } finally {
-      db.close();
-    }
-  }
+  const insertMany = (project: string, activity: string) =>
+    insertTimes(server.dbFile, {
+      username: ADMIN.username,
+      project,
+      activity,
+      count: COUNT,
+      duration: (i) => i,
+      createdAt: (i) => Date.UTC(2020, 0, 1) + Math.floor(i / 10),
+    });
 
   it('is returned complete, in order (ties by uuid), and the same when paged', async () => {
     const { project, activity } = await seed(server); // 5 made through the API
-    insertTimes(project, activity);
+    insertMany(project, activity);
     // Its speed and memory are measured by the benchmark (docs/benchmarks.md), not here.
     const res = await server.api.get('/times', server.adminToken);
     assert.equal(res.status, 200);
