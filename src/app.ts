@@ -15,6 +15,8 @@ import type { ReaderPool } from './db/readers';
 import type { Logger } from './log';
 import { createProjectService } from './projects/service';
 import { createProjectStore } from './projects/store';
+import { createReportService } from './reports/service';
+import { createReportStore } from './reports/store';
 import { createRoleService } from './roles/service';
 import { createRoleStore } from './roles/store';
 import { createTimeService } from './times/service';
@@ -66,6 +68,10 @@ export function createApp(deps: AppDeps) {
     roleOf: projectStore.roleOf,
     defaultLimit,
   });
+  const reports = createReportService({
+    reports: createReportStore(readers),
+    timeFilters: times.filters,
+  });
   const login = createLoginService({
     modules: config.authModules,
     authenticators: {
@@ -92,5 +98,6 @@ export function createApp(deps: AppDeps) {
     activities,
     projects,
     times,
+    reports,
   };
 }

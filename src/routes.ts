@@ -8,6 +8,7 @@ import type { Handler } from './http/context';
 import { sendJson } from './http/respond';
 import { Router } from './http/router';
 import { projectRoutes } from './projects/routes';
+import { reportRoutes } from './reports/routes';
 import { roleRoutes } from './roles/routes';
 import { timeRoutes } from './times/routes';
 import { userRoutes } from './users/routes';
@@ -20,6 +21,7 @@ export function createRouter(app: App): Router<Handler> {
   const projects = projectRoutes(app.projects);
   const activities = activityRoutes(app.activities);
   const times = timeRoutes(app.times);
+  const reports = reportRoutes(app.reports);
 
   return new Router<Handler>()
     .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' }))
@@ -53,5 +55,7 @@ export function createRouter(app: App): Router<Handler> {
     .post('/v0/times', auth(times.create))
     .get('/v0/times/:uuid', auth(times.get))
     .post('/v0/times/:uuid', auth(times.update))
-    .delete('/v0/times/:uuid', auth(times.remove));
+    .delete('/v0/times/:uuid', auth(times.remove))
+
+    .get('/v0/reports', auth(reports.get));
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createTokenService } from '../src/auth/token';
-import type { Reply } from './helpers/api';
+import type { Query, Reply } from './helpers/api';
 import { authenticationBody, authorizationBody } from './helpers/errors';
 import { createUser } from './helpers/factories';
 import {
@@ -29,8 +29,11 @@ interface Request {
   body?: unknown;
   /** Names filling the {slug}/{uuid}/{username} of the refusal text. */
   names?: Record<string, string>;
-  /** For list rows: the uuid that should (or should not) be listed. */
+  query?: Query;
+  /** For list rows: the uuid (reports: username) that should (or should not) be listed. */
   listed?: string;
+  /** What a list answer lists: uuids of times by default. */
+  keys?: (body: any) => string[];
 }
 
 describe('authorization matrix (SPEC §3)', () => {
@@ -212,6 +215,18 @@ describe('authorization matrix (SPEC §3)', () => {
         const uuid = await newTime(owner, owner === 'qmember' ? 'q' : 'p');
         return { method: 'DELETE', path: `/times/${uuid}`, names: { uuid } };
       }
+      case 'reports.own':
+      case 'reports.others':
+      case 'reports.otherProject':
+        return {
+          method: 'GET',
+          path: '/reports',
+          query: { start: '2026-04-01', end: '2026-04-02', group_by: 'user' },
+          listed: { own: 'member', others: 'member2', otherProject: 'qmember' }[
+            rule.id.split('.')[1] as 'own'
+          ],
+          keys: (body: { rows: { user: string }[] }) => body.rows.map((r) => r.user),
+        };
       case 'users.list':
         return { method: 'GET', path: '/users' };
       case 'users.get':
@@ -302,7 +317,7 @@ describe('authorization matrix (SPEC §3)', () => {
   }
 
   function send(req: Request, token: string | undefined): Promise<Reply> {
-    if (req.method === 'GET') return server.api.get(req.path, token);
+    if (req.method === 'GET') return server.api.get(req.path, token, req.query);
     if (req.method === 'DELETE') return server.api.del(req.path, token);
     return server.api.post(req.path, token, req.body);
   }
@@ -319,8 +334,10 @@ describe('authorization matrix (SPEC §3)', () => {
         const allowed = rule.allowed.includes(actor);
         if (req.listed) {
           assert.equal(res.status, 200, where);
-          const uuids = (res.body as { uuid: string }[]).map((t) => t.uuid);
-          assert.equal(uuids.includes(req.listed), allowed, where);
+          const keys = req.keys
+            ? req.keys(res.body)
+            : (res.body as { uuid: string }[]).map((t) => t.uuid);
+          assert.equal(keys.includes(req.listed), allowed, where);
         } else if (allowed) {
           assert.equal(res.status, 200, where);
         } else {
