@@ -2,11 +2,12 @@
 // written row by row as the rows are read, so memory does not grow with the list and
 // the first byte leaves after the first rows. Short lists are sent in one piece.
 // What to list is the service's business (its `list` answers a Listing); this file
-// only pages and writes, and runs no SQL.
-import { JsonText } from '../json-text';
+// only pages and writes, and runs no SQL. The same paging and streaming write CSV
+// (sendCsvList), each row's CSV made from its JSON text.
 import type { Ctx } from './context';
+import { attachment, CSV_TYPE, csvLine } from './csv';
 import type { Paging } from './query';
-import { sendJson, startJsonStream } from './respond';
+import { JSON_TYPE, sendText, startStream } from './respond';
 
 /** The rows of one list in one consistent snapshot, as API JSON texts. */
 export interface ListRows {
@@ -26,6 +27,52 @@ export interface Listing {
   open(): ListRows;
 }
 
+/** How a list's body is written around and between its rows. */
+interface ListBody {
+  contentType: string;
+  headers: Record<string, string>;
+  begin: string;
+  separator: string;
+  end: string;
+  /** A row's text from its API JSON text; absent: the JSON text as it is (no work per row). */
+  row?: (json: string) => string;
+}
+
+const JSON_BODY: ListBody = {
+  contentType: JSON_TYPE,
+  headers: {},
+  begin: '[',
+  separator: ',',
+  end: ']',
+};
+
+/** A list as CSV: what its rows become and the name a browser saves it under. */
+export interface CsvList {
+  header: readonly string[];
+  /** The row's cells, from its API JSON text. */
+  cells(json: string): (string | number | null)[];
+  filename: string;
+}
+
+/**
+ * sendList as CSV: a header row, then one record per row, paged, counted and streamed
+ * exactly like the JSON (X-Total-Count, Link, limit and skip).
+ */
+export function sendCsvList(ctx: Ctx, listing: Listing, csv: CsvList): Promise<void> {
+  return sendList(ctx, listing, {
+    contentType: CSV_TYPE,
+    headers: attachment(csv.filename),
+    begin: csvLine(csv.header),
+    separator: '',
+    end: '',
+    row: (json) => csvLine(csv.cells(json)),
+  });
+}
+
+function* mapped(texts: Iterable<string>, row: (json: string) => string): Iterable<string> {
+  for (const text of texts) yield row(text);
+}
+
 const FLUSH_BYTES = 64 * 1024;
 /**
  * Rows read before the headers go out. A list that ends within them (one user's month,
@@ -35,8 +82,13 @@ const FLUSH_BYTES = 64 * 1024;
  */
 const FIRST_ROWS = 1000;
 
-export async function sendList(ctx: Ctx, listing: Listing): Promise<void> {
+export async function sendList(
+  ctx: Ctx,
+  listing: Listing,
+  body: ListBody = JSON_BODY,
+): Promise<void> {
   const { res } = ctx;
+  const { row } = body;
   const { paging } = listing;
   const { limit, skip } = paging; // limit 0: no limit
   const linkHeader = (total: number): Record<string, string> =>
@@ -46,31 +98,41 @@ export async function sendList(ctx: Ctx, listing: Listing): Promise<void> {
   let rows: ListRows | undefined = listing.open();
   try {
     const firstLimit = limit > 0 ? Math.min(limit, FIRST_ROWS) : FIRST_ROWS;
-    const first = rows.read(firstLimit, skip);
-    const ended = first.length < firstLimit;
+    const read = rows.read(firstLimit, skip);
+    const first = row ? read.map(row) : read;
+    const ended = read.length < firstLimit;
     if (ended && (first.length > 0 || skip === 0)) {
       // The whole answer is in hand: its snapshot goes back before the slow part,
       // writing to the socket, and the body goes out in one piece.
       rows.close();
       rows = undefined;
       const total = skip + first.length;
-      const body = new JsonText(`[${first.join(',')}]`);
-      sendJson(res, 200, body, { 'X-Total-Count': String(total), ...linkHeader(total) });
+      const text = `${body.begin}${first.join(body.separator)}${body.end}`;
+      sendText(res, 200, body.contentType, text, {
+        ...body.headers,
+        'X-Total-Count': String(total),
+        ...linkHeader(total),
+      });
       return;
     }
     const total = rows.count();
-    startJsonStream(res, 200, { 'X-Total-Count': String(total), ...linkHeader(total) });
+    startStream(res, 200, body.contentType, {
+      ...body.headers,
+      'X-Total-Count': String(total),
+      ...linkHeader(total),
+    });
     if (res.req.method === 'HEAD') return void res.end(); // no body: the rest is not read
     const wantsMore = !ended && (limit === 0 || limit > first.length);
-    const rest = wantsMore
+    const more = wantsMore
       ? rows.iterate(limit > 0 ? limit - first.length : -1, skip + first.length)
       : [];
-    let chunk = '[';
+    const rest = row ? mapped(more, row) : more;
+    let chunk = body.begin;
     let separator = '';
     for (const texts of [first, rest]) {
       for (const text of texts) {
         chunk += separator + text;
-        separator = ',';
+        separator = body.separator;
         if (chunk.length >= FLUSH_BYTES) {
           const flushed = res.write(chunk);
           chunk = '';
@@ -78,7 +140,7 @@ export async function sendList(ctx: Ctx, listing: Listing): Promise<void> {
         }
       }
     }
-    res.end(`${chunk}]`);
+    res.end(`${chunk}${body.end}`);
   } finally {
     rows?.close();
   }

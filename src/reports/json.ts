@@ -1,5 +1,7 @@
-// A report as the API shows it (GET /v0/reports): the one place its
+// A report as the API shows it (GET /v0/reports), as JSON and as CSV: the one place its
 // shape is written. The rows come from SQL already grouped and summed (store.ts).
+import { hoursText } from '../http/csv';
+
 /** What a report can be grouped by, as `group_by` names it and its rows' keys. */
 export const GROUPINGS = ['project', 'activity', 'user', 'day', 'week', 'month'] as const;
 export type Grouping = (typeof GROUPINGS)[number];
@@ -61,4 +63,19 @@ export function toReportRowJson(row: ReportRow, groupBy: readonly Grouping[]): R
   out.duration = row.duration;
   out.entries = row.entries;
   return out as ReportRowJson;
+}
+
+/** The CSV of a report: one column per grouping (a project by its first slug), then totals. */
+export function reportCsvLines(report: ReportJson): {
+  header: string[];
+  rows: (string | number | null)[][];
+} {
+  const header = [...report.group_by, 'hours', 'duration_seconds', 'entries'];
+  const rows = report.rows.map((r) => [
+    ...report.group_by.map((g) => (g === 'project' ? (r.project?.[0] ?? null) : (r[g] ?? null))),
+    hoursText(r.duration),
+    r.duration,
+    r.entries,
+  ]);
+  return { header, rows };
 }
