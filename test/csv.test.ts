@@ -41,11 +41,11 @@ interface Time {
 }
 
 /** What a time's CSV record must hold, from its JSON. */
-const csvOf = (t: Time) => [
+const csvOf = (t: Time): string[] => [
   t.uuid,
   t.date_worked,
   t.user,
-  t.project[0],
+  t.project[0] ?? '',
   t.project.join(' '),
   t.activities.join(' '),
   String(t.duration),
@@ -160,7 +160,12 @@ describe('CSV export', () => {
     assert.equal(accept.headers.get('content-type'), 'text/csv; charset=utf-8');
     const both = await get('/times', {}, { Accept: 'application/json;q=0.5, text/csv' });
     assert.equal(both.headers.get('content-type'), 'text/csv; charset=utf-8');
-    for (const headers of [{}, { Accept: 'application/json, text/csv;q=0.5' }, { Accept: '*/*' }]) {
+    const jsonAsked: Record<string, string>[] = [
+      {},
+      { Accept: 'application/json, text/csv;q=0.5' },
+      { Accept: '*/*' },
+    ];
+    for (const headers of jsonAsked) {
       const res = await get('/times', {}, headers);
       assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
     }
