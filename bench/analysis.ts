@@ -59,10 +59,12 @@ const LIMITS: Record<RowId, string> = {
     '(no JSON per entry).',
   'report-year':
     "A year of everyone's entries (~330,000) grouped by project and month, as an admin: " +
-    'SQLite reads the range from the covering index `times_report_date` (sql/002) without ' +
-    'touching the table, groups in a temporary B-tree and answers ~2,400 rows, named and ' +
-    'sorted in an outer query. All of it is one statement on the event-loop thread, so at ' +
-    '10 connections p99 is about 10 × p50.',
+    'no index narrows a date range over all users and projects, so SQLite reads the whole ' +
+    'table once in order (`NOT INDEXED`; walking `times_project_date` would cost a random ' +
+    'table lookup per entry), groups in a temporary B-tree and answers ~2,400 rows, named ' +
+    'and sorted in an outer query. One statement on the event-loop thread, so at 10 ' +
+    'connections p99 is about 10 × p50. A covering index on (date_worked, project_id, ' +
+    'user_id, duration, deleted_at) makes it a range read of a third of a small index.',
   csv:
     'The same stream as row 6, each row written as CSV: the JSON text SQLite wrote for the ' +
     'entry is parsed and its cells quoted in JavaScript (one `JSON.parse` per row), so the ' +

@@ -601,7 +601,10 @@ describe('hostile input', () => {
   });
 
   it('takes the first of repeated query parameters and refuses invalid values with kind 11', async () => {
-    const lists = ROUTES.filter((r) => r.method === 'GET' && !r.pattern.includes(':'));
+    // GET /v0/reports is no list (one object, required start/end/group_by): test/reports.test.ts.
+    const lists = ROUTES.filter(
+      (r) => r.method === 'GET' && !r.pattern.includes(':') && r.pattern !== '/v0/reports',
+    );
     for (const route of lists) {
       const path = route.pattern;
       const ok = await send('GET', `${path}?token=${token}&token=garbage`, undefined, 'two tokens');
