@@ -52,6 +52,23 @@ const LIMITS: Record<RowId, string> = {
     'to drain, so memory stays flat whatever the size. The first byte waits for the first ' +
     '1,000 rows and the `count(*)` behind `X-Total-Count`; the total is bound by the same ' +
     'SQLite-written JSON per row as the month row (the in-process column is that loop alone).',
+  'report-month':
+    "One user's month (~550 entries) grouped by day: SQLite reads the entries through " +
+    '`times_user_date`, sums them per `date_worked` and answers ~30 rows; the server ' +
+    'serialises a few KB. Bound by the index range read, far below the list of the same month ' +
+    '(no JSON per entry).',
+  'report-year':
+    "A year of everyone's entries (~330,000) grouped by project and month, as an admin: " +
+    'no index narrows a date range over all users and projects, so SQLite reads the whole ' +
+    'table once in order (`NOT INDEXED`; walking `times_project_date` would cost a random ' +
+    'table lookup per entry), groups in a temporary B-tree and answers ~2,400 rows, named ' +
+    'and sorted in an outer query. One statement on the event-loop thread, so at 10 ' +
+    'connections p99 is about 10 × p50. A covering index on (date_worked, project_id, ' +
+    'user_id, duration, deleted_at) makes it a range read of a third of a small index.',
+  csv:
+    'The same stream as row 6, each row written as CSV: the JSON text SQLite wrote for the ' +
+    'entry is parsed and its cells quoted in JavaScript (one `JSON.parse` per row), so the ' +
+    'total is a little slower than the JSON list; memory stays flat in the same way.',
 };
 
 /** How a miss could be closed, row by row. */

@@ -145,7 +145,32 @@ function probes(
     return { uuid, owner: owners.get(uuid) as string, object: parse(r.body).object };
   });
 
+  // What the server runs for GET /reports: the report service (filters, statements).
+  const reportOf = (path: string) => {
+    const query = new URLSearchParams(path.slice(path.indexOf('?') + 1));
+    const token = query.get('token');
+    query.delete('token');
+    const user = query.get('user') ?? s.admin;
+    return { actor: actor(user), query, token };
+  };
+  const reportProbe = (what: string, paths: string[]): Probe => {
+    const reports = paths.map(reportOf);
+    const one = () => {
+      const r = rng.pick(reports);
+      return app.reports.report(r.actor, r.query);
+    };
+    return { what, op: one, withJson: () => JSON.stringify(one()) };
+  };
+
   return {
+    'report-month': reportProbe(
+      "reports.report for one user's month by day (statement and row mapping)",
+      sc.reportMonths.map((r) => r.path),
+    ),
+    'report-year': reportProbe(
+      'reports.report for a year of everyone by project and month (statement and row mapping)',
+      sc.reportYears.map((r) => r.path),
+    ),
     time: {
       what: 'timeStore.findByUuid (one statement)',
       op: oneTime,

@@ -9,7 +9,8 @@
 //   options: --no-build --warmup S --connections N --seed N --out FILE
 //            --profile (CPU profile of the server, run from the sources)
 //            --exe FILE (another executable, e.g. an older build for before/after)
-//            --rows time,project,month,create,update,storm,whole (a subset)
+//            --rows time,project,month,create,update,storm,whole,report-month,report-year,csv
+//            (a subset)
 //            --server-env KEY=VALUE (repeatable; e.g. NODE_OPTIONS=--max-semi-space-size=2)
 import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,6 +62,8 @@ const FULL = TIMES >= 1_000_000 && !opts.rows && !opts.exe && !opts.profile && !
 const OUT = opts.out ?? (FULL ? join(ROOT, 'docs/benchmarks.md') : undefined);
 const SECRET = 'benchmark-secret-key-0123456789-abcdefghijklmnop';
 
+const wantedRow = (id: RowId) => !opts.rows || opts.rows.split(',').includes(id);
+
 async function main(): Promise<void> {
   const loadAtStart = loadAverageNow();
   if (!opts['no-build']) buildExecutable(say);
@@ -107,7 +110,13 @@ async function main(): Promise<void> {
 
   say('capturing responses for the ceiling server ...');
   const routes: CeilingRoutes = {
-    get: await captureGets(target.url, [...sc.timeReads, ...sc.projectReads, ...sc.monthReads]),
+    get: await captureGets(target.url, [
+      ...sc.timeReads,
+      ...sc.projectReads,
+      ...sc.monthReads,
+      ...(wantedRow('report-month') ? sc.reportMonths : []),
+      ...(wantedRow('report-year') ? sc.reportYears : []),
+    ]),
     post: { '/v0/times': await capturePost(target.url, sc.creates[0] as LoadRequest) },
     postOther: await capturePost(target.url, sc.updates[0] as LoadRequest),
   };
@@ -115,7 +124,7 @@ async function main(): Promise<void> {
   const inProcess = openInProcess(db, s, sc);
 
   const rows: Row[] = [];
-  const wanted = (id: RowId) => !opts.rows || opts.rows.split(',').includes(id);
+  const wanted = wantedRow;
   const load = (url: string, method: 'GET' | 'POST', requests: LoadRequest[]) =>
     runLoad({
       url,
@@ -172,6 +181,8 @@ async function main(): Promise<void> {
   await loadRow('month', 'GET', sc.monthReads);
   await loadRow('create', 'POST', sc.creates);
   await loadRow('update', 'POST', sc.updates);
+  await loadRow('report-month', 'GET', sc.reportMonths);
+  await loadRow('report-year', 'GET', sc.reportYears);
 
   if (wanted('storm')) {
     say('row storm: project reads while 20 clients log in');
@@ -196,6 +207,14 @@ async function main(): Promise<void> {
     const rss = sampleRss(target.pid, 20);
     const stream = await streamWhole(`${target.url}${sc.wholeList}`);
     rows.push({ id: 'whole', stream, rssMb: rss.stop(), rssBeforeMb });
+  }
+
+  if (wanted('csv')) {
+    say('row csv: the whole list as CSV, unpaged');
+    const rssBeforeMb = readMemory(target.pid)?.rssMb ?? 0;
+    const rss = sampleRss(target.pid, 20);
+    const stream = await streamWhole(`${target.url}${sc.wholeCsv}`);
+    rows.push({ id: 'csv', stream, rssMb: rss.stop(), rssBeforeMb });
   }
 
   const peak = readMemory(target.pid);
@@ -234,10 +253,11 @@ async function main(): Promise<void> {
     say(`wrote ${OUT}`);
   }
   const errors = rows.reduce((n, r) => n + (r.ours?.errors ?? 0) + (r.logins?.errors ?? 0), 0);
-  const whole = rows.find((r) => r.id === 'whole')?.stream;
-  const streamFailed = whole !== undefined && (whole.status !== 200 || whole.totalCount < 0);
-  if (errors > 0 || streamFailed) {
-    say(`FAILED: ${errors} errors${streamFailed ? `, whole list answered ${whole?.status}` : ''}`);
+  const streams = rows.filter((r) => r.stream);
+  const failed = streams.filter((r) => r.stream?.status !== 200 || r.stream.totalCount < 0);
+  if (errors > 0 || failed.length > 0) {
+    const why = failed.map((r) => `, ${r.id} answered ${r.stream?.status}`).join('');
+    say(`FAILED: ${errors} errors${why}`);
     process.exit(1);
   }
 }

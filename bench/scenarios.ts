@@ -16,6 +16,12 @@ export interface Scenarios {
   logins: LoadRequest[];
   /** The whole list, as the admin (who sees every entry). */
   wholeList: string;
+  /** One user's month grouped by day, as that user. */
+  reportMonths: LoadRequest[];
+  /** A whole year of everyone's entries by project and month, as the admin. */
+  reportYears: LoadRequest[];
+  /** The whole list as CSV, as the admin. */
+  wholeCsv: string;
 }
 
 const KEYS = 500;
@@ -61,5 +67,13 @@ export function buildScenarios(s: Sidecar, tokens: Tokens): Scenarios {
       body: JSON.stringify({ auth: { type: 'password', username, password: s.password } }),
     })),
     wholeList: `/v0/times?token=${tokenOf(s.admin)}`,
+    reportMonths: s.userMonths.slice(0, KEYS).map((m) => ({
+      path: `/v0/reports?user=${q(m.user)}&start=${m.start}&end=${m.end}&group_by=day&token=${tokenOf(m.user)}`,
+    })),
+    // The data set ends 2026-11-01 after three years: 2024 and 2025 are whole years.
+    reportYears: ['2024', '2025'].map((y) => ({
+      path: `/v0/reports?start=${y}-01-01&end=${y}-12-31&group_by=project&group_by=month&token=${tokenOf(s.admin)}`,
+    })),
+    wholeCsv: `/v0/times?format=csv&token=${tokenOf(s.admin)}`,
   };
 }

@@ -16,6 +16,8 @@ import { createListStreams, STREAM_WAIT_MS } from './http/streams';
 import type { Logger } from './log';
 import { createProjectService } from './projects/service';
 import { createProjectStore } from './projects/store';
+import { createReportService } from './reports/service';
+import { createReportStore } from './reports/store';
 import { createRoleService } from './roles/service';
 import { createRoleStore } from './roles/store';
 import { createTimerService } from './timer/service';
@@ -75,6 +77,10 @@ export function createApp(deps: AppDeps) {
     times,
     userIdOf: users.idOf,
   });
+  const reports = createReportService({
+    reports: createReportStore(readers),
+    timeFilters: times.filters,
+  });
   const login = createLoginService({
     modules: config.authModules,
     authenticators: {
@@ -109,5 +115,6 @@ export function createApp(deps: AppDeps) {
     projects,
     times,
     timer,
+    reports,
   };
 }

@@ -10,6 +10,7 @@ import { Router } from './http/router';
 import { infoRoutes } from './info/routes';
 import { openApiText } from './openapi/document';
 import { projectRoutes } from './projects/routes';
+import { reportRoutes } from './reports/routes';
 import { roleRoutes } from './roles/routes';
 import { timerRoutes } from './timer/routes';
 import { timeRoutes } from './times/routes';
@@ -25,6 +26,7 @@ export function createRouter(app: App): Router<Handler> {
   const times = timeRoutes(app.times);
   const timer = timerRoutes(app.timer);
   const info = infoRoutes(app.config);
+  const reports = reportRoutes(app.reports);
 
   return new Router<Handler>()
     .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' }))
@@ -65,5 +67,6 @@ export function createRouter(app: App): Router<Handler> {
     .get('/v0/timer', auth(timer.get))
     .post('/v0/timer', auth(timer.start))
     .delete('/v0/timer', auth(timer.discard))
-    .post('/v0/timer/stop', auth(timer.stop));
+    .post('/v0/timer/stop', auth(timer.stop))
+    .get('/v0/reports', auth(reports.get));
 }

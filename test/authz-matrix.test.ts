@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createTokenService } from '../src/auth/token';
-import type { Reply } from './helpers/api';
+import type { Query, Reply } from './helpers/api';
 import { authenticationBody, authorizationBody } from './helpers/errors';
 import { createUser } from './helpers/factories';
 import {
@@ -29,10 +29,12 @@ interface Request {
   body?: unknown;
   /** Names filling the {slug}/{uuid}/{username} of the refusal text. */
   names?: Record<string, string>;
-  /** For list rows: the uuid that should (or should not) be listed. */
-  listed?: string;
   /** Query parameters of a GET or DELETE (besides the token). */
-  query?: Record<string, string>;
+  query?: Query;
+  /** For list rows: the uuid (reports: username) that should (or should not) be listed. */
+  listed?: string;
+  /** What a list answer lists: uuids of times by default. */
+  keys?: (body: any) => string[];
 }
 
 describe('authorization matrix (SPEC §3)', () => {
@@ -260,6 +262,18 @@ describe('authorization matrix (SPEC §3)', () => {
           body: { duration: 60 },
           names: { username: 'member2' },
         };
+      case 'reports.own':
+      case 'reports.others':
+      case 'reports.otherProject':
+        return {
+          method: 'GET',
+          path: '/reports',
+          query: { start: '2026-04-01', end: '2026-04-02', group_by: 'user' },
+          listed: { own: 'member', others: 'member2', otherProject: 'qmember' }[
+            rule.id.split('.')[1] as 'own'
+          ],
+          keys: (body: { rows: { user: string }[] }) => body.rows.map((r) => r.user),
+        };
       case 'users.list':
         return { method: 'GET', path: '/users' };
       case 'users.get':
@@ -367,8 +381,10 @@ describe('authorization matrix (SPEC §3)', () => {
         const allowed = rule.allowed.includes(actor);
         if (req.listed) {
           assert.equal(res.status, 200, where);
-          const uuids = (res.body as { uuid: string }[]).map((t) => t.uuid);
-          assert.equal(uuids.includes(req.listed), allowed, where);
+          const keys = req.keys
+            ? req.keys(res.body)
+            : (res.body as { uuid: string }[]).map((t) => t.uuid);
+          assert.equal(keys.includes(req.listed), allowed, where);
         } else if (allowed) {
           assert.equal(res.status, 200, where);
         } else {

@@ -66,3 +66,17 @@ export function createReaderPool(file: string): ReaderPool {
     },
   };
 }
+
+/**
+ * Runs `read` in one snapshot on a read-only connection (statements that must agree with
+ * each other, e.g. a report's rows and its total), and gives the connection back.
+ */
+export function inSnapshot<T>(readers: ReaderPool, read: (reader: Reader) => T): T {
+  const reader = readers.acquire();
+  try {
+    reader.db.exec('BEGIN');
+    return read(reader);
+  } finally {
+    readers.release(reader);
+  }
+}

@@ -5,14 +5,15 @@
 // only pages and writes, and runs no SQL. A streamed list holds a database reader until
 // its client has taken the rows, so it takes one of a limited number of slots
 // (http/streams.ts), and a response that makes no progress for the stall limit is cut
-// off.
+// off. The same paging and streaming write CSV (sendCsvList), each row's CSV made from
+// its JSON text.
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { serviceUnavailable } from '../errors';
-import { JsonText } from '../json-text';
 import type { Ctx } from './context';
+import { attachment, CSV_TYPE, csvLine } from './csv';
 import type { Paging } from './query';
-import { sendJson, startJsonStream } from './respond';
+import { JSON_TYPE, sendText, startStream } from './respond';
 
 /** The rows of one list in one consistent snapshot, as API JSON texts. */
 export interface ListRows {
@@ -32,6 +33,52 @@ export interface Listing {
   open(): ListRows;
 }
 
+/** How a list's body is written around and between its rows. */
+interface ListBody {
+  contentType: string;
+  headers: Record<string, string>;
+  begin: string;
+  separator: string;
+  end: string;
+  /** A row's text from its API JSON text; absent: the JSON text as it is (no work per row). */
+  row?: (json: string) => string;
+}
+
+const JSON_BODY: ListBody = {
+  contentType: JSON_TYPE,
+  headers: {},
+  begin: '[',
+  separator: ',',
+  end: ']',
+};
+
+/** A list as CSV: what its rows become and the name a browser saves it under. */
+export interface CsvList {
+  header: readonly string[];
+  /** The row's cells, from its API JSON text. */
+  cells(json: string): (string | number | null)[];
+  filename: string;
+}
+
+/**
+ * sendList as CSV: a header row, then one record per row, paged, counted and streamed
+ * exactly like the JSON (X-Total-Count, Link, limit and skip).
+ */
+export function sendCsvList(ctx: Ctx, listing: Listing, csv: CsvList): Promise<void> {
+  return sendList(ctx, listing, {
+    contentType: CSV_TYPE,
+    headers: attachment(csv.filename),
+    begin: csvLine(csv.header),
+    separator: '',
+    end: '',
+    row: (json) => csvLine(csv.cells(json)),
+  });
+}
+
+function* mapped(texts: Iterable<string>, row: (json: string) => string): Iterable<string> {
+  for (const text of texts) yield row(text);
+}
+
 const FLUSH_BYTES = 64 * 1024;
 /**
  * Rows read before the headers go out. A list that ends within them (one user's month,
@@ -46,8 +93,13 @@ const RETRY_AFTER_SECONDS = 2;
 const tooManyStreams = () =>
   serviceUnavailable('Too many lists are being streamed; try again shortly', RETRY_AFTER_SECONDS);
 
-export async function sendList(ctx: Ctx, listing: Listing): Promise<void> {
+export async function sendList(
+  ctx: Ctx,
+  listing: Listing,
+  body: ListBody = JSON_BODY,
+): Promise<void> {
   const { res, lists } = ctx;
+  const { row } = body;
   const { paging } = listing;
   const { limit, skip } = paging; // limit 0: no limit
   const linkHeader = (total: number): Record<string, string> =>
@@ -89,14 +141,19 @@ export async function sendList(ctx: Ctx, listing: Listing): Promise<void> {
       rows.close();
       rows = undefined;
       const total = skip + first.length;
-      const body = new JsonText(`[${first.join(',')}]`);
-      sendJson(res, 200, body, { 'X-Total-Count': String(total), ...linkHeader(total) });
+      const texts = row ? first.map(row) : first;
+      const text = `${body.begin}${texts.join(body.separator)}${body.end}`;
+      sendText(res, 200, body.contentType, text, {
+        ...body.headers,
+        'X-Total-Count': String(total),
+        ...linkHeader(total),
+      });
       watchTail(ctx);
       return;
     }
     const total = rows.count();
     const readOn = readsOn(first);
-    const rest = readOn
+    const more = readOn
       ? rows.iterate(limit > 0 ? limit - first.length : -1, skip + first.length)
       : [];
     if (!readOn) {
@@ -107,14 +164,20 @@ export async function sendList(ctx: Ctx, listing: Listing): Promise<void> {
       if (slot) lists.give();
       slot = false;
     }
-    startJsonStream(res, 200, { 'X-Total-Count': String(total), ...linkHeader(total) });
+    startStream(res, 200, body.contentType, {
+      ...body.headers,
+      'X-Total-Count': String(total),
+      ...linkHeader(total),
+    });
     if (res.req.method === 'HEAD') return void res.end(); // no body: the rest is not read
-    let chunk = '[';
+    // CSV maps each row's JSON text; JSON rows are written as they are (no work per row).
+    const parts = row ? [mapped(first, row), mapped(more, row)] : [first, more];
+    let chunk = body.begin;
     let separator = '';
-    for (const texts of [first, rest]) {
+    for (const texts of parts) {
       for (const text of texts) {
         chunk += separator + text;
-        separator = ',';
+        separator = body.separator;
         if (chunk.length >= FLUSH_BYTES) {
           const flushed = res.write(chunk);
           chunk = '';
@@ -131,7 +194,7 @@ export async function sendList(ctx: Ctx, listing: Listing): Promise<void> {
     rows = undefined;
     if (slot) lists.give();
     slot = false;
-    res.end(`${chunk}]`);
+    res.end(`${chunk}${body.end}`);
     watchTail(ctx);
   } finally {
     rows?.close();

@@ -1,10 +1,10 @@
-// The fixed set of ways a response is written: JSON object (or ready JSON text), empty
-// 200, error.
+// The fixed set of ways a response is written: JSON object (or ready JSON text), a ready
+// text of another type (CSV), empty 200, error.
 import type { ServerResponse } from 'node:http';
 import type { ApiError } from '../errors';
 import { toJsonText } from '../json-text';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function sendJson(
   res: ServerResponse,
@@ -12,10 +12,20 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = toJsonText(body);
+  sendText(res, status, JSON_TYPE, toJsonText(body), headers);
+}
+
+/** A whole body of that type (JSON, CSV) in one piece, with its Content-Length. */
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, {
     ...headers,
-    'Content-Type': JSON_TYPE,
+    'Content-Type': contentType,
     'Content-Length': Buffer.byteLength(text),
   });
   res.end(text);
@@ -36,10 +46,12 @@ export function sendError(res: ServerResponse, err: ApiError): void {
   sendJson(res, err.status, err.toBody());
 }
 
-export function startJsonStream(
+/** The head of a body written in pieces (a streamed list), JSON or CSV. */
+export function startStream(
   res: ServerResponse,
   status: number,
+  contentType: string,
   headers: Record<string, string>,
 ): void {
-  res.writeHead(status, { 'Content-Type': JSON_TYPE, ...headers });
+  res.writeHead(status, { 'Content-Type': contentType, ...headers });
 }

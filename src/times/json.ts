@@ -5,6 +5,7 @@
 import { sqlDate } from '../dates';
 import type { SqlOf } from '../db/sql-json';
 import { jsonObjectSql } from '../db/sql-json';
+import { hoursText } from '../http/csv';
 import { JsonText } from '../json-text';
 
 export interface TimeJson {
@@ -81,3 +82,46 @@ export interface TimeRow {
 export const timeJsonText = (row: TimeRow) => new JsonText(row.json);
 
 export const timeText = (row: TimeRow) => row.json;
+
+/** The columns of GET /times as CSV (`format=csv`). */
+export const TIME_CSV_HEADER = [
+  'uuid',
+  'date_worked',
+  'user',
+  'project',
+  'project_slugs',
+  'activities',
+  'duration_seconds',
+  'hours',
+  'notes',
+  'issue_uri',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+  'revision',
+] as const;
+
+/**
+ * A listed time's CSV cells, from the JSON text SQLite wrote for it, so CSV and JSON
+ * cannot disagree: `project` is the first slug, lists are joined with spaces, `hours`
+ * has two decimals. `parents` (include_revisions) has no column.
+ */
+export function timeCsvCells(json: string): (string | number | null)[] {
+  const t = JSON.parse(json) as TimeJson;
+  return [
+    t.uuid,
+    t.date_worked,
+    t.user,
+    t.project[0] ?? null,
+    t.project.join(' '),
+    t.activities.join(' '),
+    t.duration,
+    hoursText(t.duration),
+    t.notes,
+    t.issue_uri,
+    t.created_at,
+    t.updated_at,
+    t.deleted_at,
+    t.revision,
+  ];
+}

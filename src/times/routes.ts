@@ -1,15 +1,26 @@
 // Handlers of /v0/times and /v0/times/:uuid.
 import type { SignedInHandler } from '../auth/session';
+import { dateRangeName, wantsCsv } from '../http/csv';
 import { writeHandlers } from '../http/handlers';
-import { sendList } from '../http/list';
+import { sendCsvList, sendList } from '../http/list';
 import { sendJson } from '../http/respond';
 import { uuidFromPath } from '../identifiers';
 import type { Actor } from '../policy';
+import { TIME_CSV_HEADER, timeCsvCells } from './json';
 import type { TimeService } from './service';
 
 export function timeRoutes(times: TimeService) {
   return {
-    list: (ctx, actor) => sendList(ctx, times.list(actor, ctx.query)),
+    list: (ctx, actor) => {
+      const csv = wantsCsv(ctx);
+      const listing = times.list(actor, ctx.query);
+      if (!csv) return sendList(ctx, listing);
+      return sendCsvList(ctx, listing, {
+        header: TIME_CSV_HEADER,
+        cells: timeCsvCells,
+        filename: `timetrack-times-${dateRangeName(ctx.query)}.csv`,
+      });
+    },
     get: (ctx, actor) =>
       sendJson(ctx.res, 200, times.get(actor, uuidFromPath(ctx.params.uuid), ctx.query)),
     ...writeHandlers<Actor>(times, (params) => uuidFromPath(params.uuid)),

@@ -153,6 +153,12 @@ export function createTimeService(deps: TimeServiceDeps) {
   };
 
   return {
+    /**
+     * The filters and visibility of GET /times for this caller and query (kind 11 for
+     * the first bad value): what reports count is exactly what the list would show.
+     */
+    filters: listFilters,
+
     list(actor: Actor, query: URLSearchParams): Listing {
       const filters = listFilters(actor, query);
       return {

@@ -70,12 +70,22 @@ export interface TimeListFilters {
   includeRevisions: boolean;
 }
 
+/** A WHERE clause over `times t` and its bound parameters, in order. */
+export interface TimeWhere {
+  /** `WHERE …`, or '' when nothing filters */
+  clause: string;
+  params: unknown[];
+}
+
 /**
- * The list query of GET /times. Each filter adds a fixed SQL fragment with one bound
- * parameter (repeated values travel as one JSON array), so every combination of
- * filters is one SQL text, prepared once per reader connection.
+ * The filters and the viewer's visibility (SPEC §3) of GET /times as a WHERE clause
+ * over `times t`: the one place they become SQL, used by the list (timeListQuery) and
+ * by reports, so a report never counts an entry the list would not show. Each filter
+ * adds a fixed SQL fragment with one bound parameter (repeated values travel as one
+ * JSON array), so every combination of filters is one SQL text, prepared once per
+ * reader connection.
  */
-export function timeListQuery(f: TimeListFilters) {
+export function timeWhere(f: TimeListFilters): TimeWhere {
   const where: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, ...values: unknown[]) => {
@@ -113,7 +123,12 @@ export function timeListQuery(f: TimeListFilters) {
       f.viewer.id,
     );
   }
-  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  return { clause: where.length > 0 ? `WHERE ${where.join(' AND ')}` : '', params };
+}
+
+/** The list query of GET /times: its filters and visibility (timeWhere), ordered. */
+export function timeListQuery(f: TimeListFilters) {
+  const { clause, params } = timeWhere(f);
   return {
     countSql: `SELECT count(*) FROM times t ${clause}`,
     pageSql: `SELECT ${timeJson(f.includeRevisions)} AS json FROM times t ${clause} ${TIME_ORDER} LIMIT ? OFFSET ?`,

@@ -42,7 +42,10 @@ export interface Rule {
   refusal?: string;
   /** A different action text for some actors (the first rule that fails wins). */
   refusalFor?: Partial<Record<ActorName, string>>;
-  /** List rows: refused actors get 200 without the object rather than kind 9. */
+  /**
+   * List and report rows: refused actors get 200 without the object (a report does not
+   * count it) rather than kind 9.
+   */
   listed?: true;
 }
 
@@ -273,6 +276,27 @@ export const RULES: readonly Rule[] = [
     allowed: ['admin'],
     refusal: 'discard the timer of {username}',
   },
+  {
+    id: 'reports.own',
+    endpoint: 'GET /v0/reports',
+    target: "counts member's time in P",
+    allowed: ['admin', 'sitemgr', 'sitespec', 'projmgr', 'member', 'spectator'],
+    listed: true,
+  },
+  {
+    id: 'reports.others',
+    endpoint: 'GET /v0/reports',
+    target: "counts member2's time in P",
+    allowed: ['admin', 'sitemgr', 'sitespec', 'projmgr', 'spectator'],
+    listed: true,
+  },
+  {
+    id: 'reports.otherProject',
+    endpoint: 'GET /v0/reports',
+    target: "counts qmember's time in Q",
+    allowed: ['admin', 'sitemgr', 'sitespec'],
+    listed: true,
+  },
 
   { id: 'users.list', endpoint: 'GET /v0/users', target: 'all users', allowed: ALL },
   { id: 'users.get', endpoint: 'GET /v0/users/:username', target: 'another user', allowed: ALL },
@@ -376,7 +400,8 @@ const HEADER = `# Permissions
 Who may do what, endpoint by endpoint (SPEC §3). ✓ = allowed; ✗ = refused with kind 9
 (401, \`Authorization failure\`, text \`<caller> is not authorized to <action>\`, the
 action shown in the last column); for list rows ✗ means the time is simply not in the
-list (GET /times never errors for visibility). Generated from
+list (GET /times never errors for visibility), and for report rows that the report does
+not count it (GET /reports counts exactly what GET /times lists). Generated from
 \`test/helpers/permissions-table.ts\`, the same table \`test/authz-matrix.test.ts\` runs
 against a real server — regenerate with
 \`npx tsx test/helpers/permissions-table.ts > docs/permissions.md\`.
@@ -402,7 +427,8 @@ export function permissionsMarkdown(): string {
         ([a, t]) => `${code(t)} for ${ACTORS[a as ActorName]}`,
       ),
     ].join('; ');
-    const refused = r.listed ? 'not listed' : refusals || '—';
+    const unlisted = r.endpoint === 'GET /v0/reports' ? 'not counted' : 'not listed';
+    const refused = r.listed ? unlisted : refusals || '—';
     return `| ${r.endpoint} | ${r.target} | ${cells.join(' | ')} | ${refused} |`;
   });
   const unauthenticated = Object.values(UNAUTHENTICATED)

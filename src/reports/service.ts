@@ -1,0 +1,67 @@
+// Reports: totals of time entries grouped by project, activity, user, day, ISO week or
+// month. Which entries count is decided by the times service (its filters and the
+// caller's visibility, SPEC §3), so a report never counts an entry GET /times would not
+// list; this service adds only what reports need on top: the required dates and the
+// groupings.
+import { badQueryValue } from '../errors';
+import type { Actor } from '../policy';
+import type { TimeListFilters } from '../times/store';
+import { GROUPINGS, type Grouping, type ReportJson, toReportRowJson } from './json';
+import type { ReportStore } from './store';
+
+export type ReportService = ReturnType<typeof createReportService>;
+
+export interface ReportServiceDeps {
+  reports: ReportStore;
+  /** The times service's filters: GET /times's parameters and the caller's visibility. */
+  timeFilters: (actor: Actor, query: URLSearchParams) => TimeListFilters;
+}
+
+/** At most this many years from start to end. */
+const MAX_YEARS = 5;
+
+/** The date `years` later (2024-02-29 + 1 year → 2025-03-01). */
+function yearsLater(date: string, years: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCFullYear(d.getUTCFullYear() + years);
+  return d.toISOString().slice(0, 10);
+}
+
+/** 1–3 distinct groupings, in the order given; kind 11 names the first bad value. */
+function groupByParam(query: URLSearchParams): Grouping[] {
+  const values = query.getAll('group_by');
+  if (values.length === 0) throw badQueryValue('group_by', '');
+  const seen: Grouping[] = [];
+  for (const v of values) {
+    const g = GROUPINGS.find((name) => name === v);
+    if (!g || seen.includes(g) || seen.length === 3) throw badQueryValue('group_by', v);
+    seen.push(g);
+  }
+  return seen;
+}
+
+export function createReportService(deps: ReportServiceDeps) {
+  return {
+    /**
+     * GET /reports: the filters of GET /times (same kind 11 errors, same visibility),
+     * then `start` and `end` required (a missing one is kind 11 with an empty value) and
+     * at most five years apart (kind 11 on `end`), then `group_by`.
+     */
+    report(actor: Actor, query: URLSearchParams): ReportJson {
+      const filters = { ...deps.timeFilters(actor, query), includeRevisions: false };
+      const { start, end } = filters;
+      if (start === undefined) throw badQueryValue('start', '');
+      if (end === undefined) throw badQueryValue('end', '');
+      if (end > yearsLater(start, MAX_YEARS)) throw badQueryValue('end', end);
+      const groupBy = groupByParam(query);
+      const { rows, total } = deps.reports.report(filters, groupBy);
+      return {
+        start,
+        end,
+        group_by: groupBy,
+        rows: rows.map((row) => toReportRowJson(row, groupBy)),
+        total,
+      };
+    },
+  };
+}
