@@ -5,15 +5,14 @@
 // only pages and writes, and runs no SQL. A streamed list holds a database reader until
 // its client has taken the rows, so it takes one of a limited number of slots
 // (http/streams.ts), and a response that makes no progress for the stall limit is cut
-// off. The same paging and streaming write CSV (sendCsvList), each row's CSV made from
-// its JSON text.
-import type { ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+// off (http/stream-watch.ts). The same paging and streaming write CSV (sendCsvList),
+// each row's CSV made from its JSON text.
 import { serviceUnavailable } from '../errors';
 import type { Ctx } from './context';
 import { attachment, CSV_TYPE, csvLine } from './csv';
 import type { Paging } from './query';
 import { JSON_TYPE, sendText, startStream } from './respond';
+import { cutOff, ownTurn, progress, watchConnection, watchTail } from './stream-watch';
 
 /** The rows of one list in one consistent snapshot, as API JSON texts. */
 export interface ListRows {
@@ -201,115 +200,6 @@ export async function sendList(
     if (slot) lists.give();
     connection.dispose();
   }
-}
-
-/** An AbortSignal fired when the request's connection closes. */
-function watchConnection({ req, res }: Ctx) {
-  const controller = new AbortController();
-  const close = () => controller.abort();
-  const socket = req.socket;
-  if (res.destroyed || socket.destroyed) close();
-  const unwatch = onConnectionClose(socket, close);
-  return { signal: controller.signal, dispose: unwatch };
-}
-
-/**
- * The requests waiting on each connection to close. One listener per connection, not one
- * per request: a client may pipeline any number of requests on one connection.
- */
-const closeWatchers = new WeakMap<Socket, Set<() => void>>();
-
-function onConnectionClose(socket: Socket, fn: () => void): () => void {
-  let watchers = closeWatchers.get(socket);
-  if (!watchers) {
-    const all = new Set<() => void>();
-    closeWatchers.set(socket, all);
-    socket.once('close', () => {
-      closeWatchers.delete(socket);
-      for (const watcher of all) watcher();
-    });
-    watchers = all;
-  }
-  watchers.add(fn);
-  return () => watchers.delete(fn);
-}
-
-/** Resolves true when the response gets the connection, false when it closed first. */
-function ownTurn(res: ServerResponse, closed: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (closed.aborted) {
-      resolve(false);
-      return;
-    }
-    const done = (turn: boolean) => () => {
-      res.off('socket', onSocket);
-      closed.removeEventListener('abort', onClose);
-      resolve(turn);
-    };
-    const onSocket = done(true);
-    const onClose = done(false);
-    res.once('socket', onSocket);
-    closed.addEventListener('abort', onClose, { once: true });
-  });
-}
-
-/**
- * After a write the socket did not take at once: 'drained' when it can take more,
- * 'closed' when the connection closed, 'stalled' when neither happened within the stall
- * limit (the client reads nothing).
- */
-function progress(
-  { res, lists }: Ctx,
-  closed: AbortSignal,
-): Promise<'drained' | 'closed' | 'stalled'> {
-  return new Promise((resolve) => {
-    if (closed.aborted) {
-      resolve('closed');
-      return;
-    }
-    const done = (how: 'drained' | 'closed' | 'stalled') => () => {
-      clearTimeout(timer);
-      res.off('drain', onDrain);
-      closed.removeEventListener('abort', onClose);
-      resolve(how);
-    };
-    const onDrain = done('drained');
-    const onClose = done('closed');
-    const timer = setTimeout(done('stalled'), lists.limits.stallMs);
-    res.once('drain', onDrain);
-    closed.addEventListener('abort', onClose, { once: true });
-  });
-}
-
-/**
- * Once the whole list is handed to the socket, the client still has to take the last of
- * it; a client that does not is cut off after the same stall limit.
- */
-function watchTail(ctx: Ctx): void {
-  const { res, lists } = ctx;
-  if (res.writableFinished || res.destroyed) return;
-  const timer = setTimeout(() => cutOff(ctx), lists.limits.stallMs);
-  const done = () => {
-    clearTimeout(timer);
-    res.off('finish', done);
-    res.off('close', done);
-  };
-  res.once('finish', done);
-  res.once('close', done);
-}
-
-/**
- * Ends a response whose client stopped reading: the connection is reset (RST), so that
- * neither this process nor the kernel keeps the bytes the client will never take.
- */
-function cutOff({ req, res, url, lists }: Ctx): void {
-  lists.limits.onStall?.(url.pathname);
-  try {
-    req.socket.resetAndDestroy();
-  } catch {
-    req.socket.destroy(); // not a TCP socket: no RST to send
-  }
-  res.destroy();
 }
 
 /** Same path and parameters with `skip` advanced; the token is not repeated. */
