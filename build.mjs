@@ -24,7 +24,15 @@
 // no strip). Cross-building from here is not supported: the blob's code cache and the
 // native addon are both specific to the platform and Node version.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -76,11 +84,14 @@ try {
   process.exit(1);
 }
 const writeWeb = () => {
-  rmSync(WEB_DIR, { recursive: true, force: true });
+  // Test processes may be reading assets.json meanwhile: it is replaced in one rename.
+  rmSync(join(WEB_DIR, 'assets'), { recursive: true, force: true });
   mkdirSync(join(WEB_DIR, 'assets'), { recursive: true });
   // The files themselves, to look at; the server reads only assets.json.
   for (const a of web.assets) writeFileSync(join(WEB_DIR, a.path), a.body);
-  writeFileSync(join(WEB_DIR, 'assets.json'), JSON.stringify(webBuild.serializeAssets(web.assets)));
+  const tmp = join(WEB_DIR, `assets.json.${process.pid}`);
+  writeFileSync(tmp, JSON.stringify(webBuild.serializeAssets(web.assets)));
+  renameSync(tmp, join(WEB_DIR, 'assets.json'));
 };
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 step(
