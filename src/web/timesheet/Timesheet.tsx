@@ -205,7 +205,7 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
             </caption>
             <thead>
               <tr>
-                <th scope="col">Project · activity</th>
+                <th scope="col">Project, activity</th>
                 {days.map((d, i) => (
                   <th scope="col" key={d} class={d === today() ? 'today' : undefined}>
                     <abbr title={d}>{WEEKDAYS[i]}</abbr> <span class="date">{d.slice(8)}</span>
@@ -248,11 +248,14 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
             <tfoot>
               <tr>
                 <th scope="row">Day total</th>
-                {days.map((d) => (
-                  <td key={d} class="total">
-                    {formatDuration(sum((times ?? []).filter((t) => t.date_worked === d)))}
-                  </td>
-                ))}
+                {days.map((d) => {
+                  const total = sum((times ?? []).filter((t) => t.date_worked === d));
+                  return (
+                    <td key={d} class={total ? 'total' : 'total zero'}>
+                      {formatDuration(total)}
+                    </td>
+                  );
+                })}
                 <td class="total week-total">{formatDuration(sum(times ?? []))}</td>
               </tr>
             </tfoot>
