@@ -74,7 +74,7 @@ function App() {
       <Header session={session} path={loc.path} />
       <main>
         {loc.path === '/' ? (
-          <Timesheet key={session.username} username={session.username} query={loc.query} />
+          <Timesheet key={session.token} username={session.username} query={loc.query} />
         ) : (
           <NotFound />
         )}

@@ -207,6 +207,25 @@ describe('the web app in chromium', { skip }, () => {
     await page.context().close();
   });
 
+  it('asks to sign in again over the page when the server refuses the token', async () => {
+    const page = await newPage(browser);
+    await page.goto(server.url);
+    // A token the server did not sign (as an expired one): sub alice, bad signature.
+    const payload = Buffer.from(JSON.stringify({ sub: 'alice' })).toString('base64url');
+    await page.evaluate((token) => {
+      (globalThis as any).sessionStorage.setItem('timetrack.token', token);
+    }, `eyJhbGciOiJIUzUxMiJ9.${payload}.c2lnbmF0dXJl`);
+    await page.goto(`${server.url}/?week=2024-W05`);
+    const dialog = page.getByRole('dialog', { name: 'Session expired' });
+    await dialog.getByLabel('Username').waitFor();
+    assert.equal(await dialog.getByLabel('Username').inputValue(), 'alice');
+    await dialog.getByLabel('Password').fill(alice.password);
+    await dialog.getByRole('button', { name: 'Log in' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('table').waitFor();
+    await page.context().close();
+  });
+
   it('has no serious accessibility violations (axe-core)', async () => {
     // CSP forbids the injected axe script: this page alone bypasses it.
     const page = await newPage(browser, { bypassCSP: true });
