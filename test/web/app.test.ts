@@ -88,6 +88,28 @@ describe('the web app in chromium', { skip }, () => {
     await page.context().close();
   });
 
+  it('offers the LDAP choice only when GET /v0/info lists ldap', async () => {
+    const page = await newPage(browser);
+    await page.goto(server.url);
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    assert.equal(await page.getByRole('radio').count(), 0);
+    const ldap = await startTestServer({
+      env: {
+        TIMETRACK_AUTH_MODULES: '["password","ldap"]',
+        TIMETRACK_LDAP_URL: 'ldap://127.0.0.1:9',
+        TIMETRACK_LDAP_SEARCH_BASE: 'dc=example,dc=org',
+      },
+    });
+    try {
+      await page.goto(ldap.url);
+      await page.getByRole('radio', { name: 'LDAP directory' }).check();
+      assert.equal(await page.getByRole('radio', { name: 'Password' }).isChecked(), false);
+    } finally {
+      await page.context().close();
+      await ldap.close();
+    }
+  });
+
   it('says how long to wait when logins are throttled', async () => {
     const victim = await createUser(server, { username: 'throttled' });
     const page = await newPage(browser);
