@@ -8,6 +8,11 @@
 //      src/db/native-sea.ts) into a blob, which postject injects into a copy of the
 //      running `node` binary.
 //
+// The web app (src/web, docs/web.md) is built first by src/web-build.ts: hashed files,
+// precompressed, over-budget JavaScript fails the build. `node build.mjs --web-only`
+// (npm start, npm test) stops after writing that table to dist/web/assets.json; the full
+// build embeds the table in the executable as part of __TIMETRACK_EMBEDDED__.
+//
 // Why not pkg: it needs downloads (patched Node base binaries, or Node 22 for --sea);
 // see docs/executable.md.
 //
@@ -19,7 +24,15 @@
 // no strip). Cross-building from here is not supported: the blob's code cache and the
 // native addon are both specific to the platform and Node version.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -41,6 +54,53 @@ const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 const started = Date.now();
 const step = (what) => process.stdout.write(`build: ${what}\n`);
+const webOnly = process.argv.includes('--web-only');
+
+// src/web-build.ts compiled here by esbuild itself (tsx's loader costs half a second).
+const webBuild = await (async () => {
+  const out = await build({
+    entryPoints: [join(ROOT, 'src/web-build.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    packages: 'external',
+    write: false,
+    logLevel: 'warning',
+  });
+  const module = { exports: {} };
+  new Function('module', 'exports', 'require', out.outputFiles[0].text)(
+    module,
+    module.exports,
+    require,
+  );
+  return module.exports;
+})();
+const WEB_DIR = join(DIST, 'web');
+let web;
+try {
+  web = webBuild.buildWeb(ROOT);
+} catch (err) {
+  process.stderr.write(`build: the web app: ${err.message}\n`);
+  process.exit(1);
+}
+const writeWeb = () => {
+  // Test processes may be reading assets.json meanwhile: it is replaced in one rename.
+  rmSync(join(WEB_DIR, 'assets'), { recursive: true, force: true });
+  mkdirSync(join(WEB_DIR, 'assets'), { recursive: true });
+  // The files themselves, to look at; the server reads only assets.json.
+  for (const a of web.assets) writeFileSync(join(WEB_DIR, a.path), a.body);
+  const tmp = join(WEB_DIR, `assets.json.${process.pid}`);
+  writeFileSync(tmp, JSON.stringify(webBuild.serializeAssets(web.assets)));
+  renameSync(tmp, join(WEB_DIR, 'assets.json'));
+};
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+step(
+  `web app: ${web.assets.length} files, first page's JS ${kb(web.jsGzipBytes)} gzipped (budget ${kb(webBuild.JS_BUDGET_GZIP_BYTES)})`,
+);
+if (webOnly) {
+  writeWeb();
+  process.exit(0);
+}
 
 // The same code that serves the tree at run time (src/embedded.ts) gathers what the
 // executable carries, so the two can never disagree.
@@ -51,6 +111,7 @@ const bcryptWorker = embedded.bcryptWorkerSource();
 
 rmSync(DIST, { recursive: true, force: true });
 mkdirSync(DIST, { recursive: true });
+writeWeb();
 
 step(`bundling src/main.ts (timetrack ${version}, commit ${commit})`);
 await build({
@@ -67,7 +128,13 @@ await build({
   // resolves to) wraps help text by characters, splitting words (yargs issue 2112).
   alias: { yargs: require.resolve('yargs') },
   define: {
-    __TIMETRACK_EMBEDDED__: JSON.stringify({ version, commit, migrations, bcryptWorker }),
+    __TIMETRACK_EMBEDDED__: JSON.stringify({
+      version,
+      commit,
+      migrations,
+      bcryptWorker,
+      web: webBuild.serializeAssets(web.assets),
+    }),
   },
   minifySyntax: true,
   minifyWhitespace: true, // smaller and faster to parse; names stay readable in stacks

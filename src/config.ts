@@ -41,6 +41,8 @@ export interface Config {
   /** Lists streamed at once (each holds a database reader); more wait, then get 503. */
   maxStreamedLists: number;
   corsOrigins: readonly string[];
+  /** Serve the web app (src/web) next to the API; false: the API only. */
+  web: boolean;
   logLevel: LogLevel;
 }
 
@@ -219,6 +221,12 @@ export const SETTINGS = [
     default: '*',
     describe: 'allowed browser origins: * or a comma-separated list',
   },
+  {
+    flag: 'web',
+    env: 'TIMETRACK_WEB',
+    default: 'true',
+    describe: 'serve the web app on / next to the API (--no-web: the API only)',
+  },
   { flag: 'log-level', env: 'LOG_LEVEL', default: 'info', describe: 'error, warn, info or debug' },
 ] as const satisfies readonly Setting[];
 
@@ -298,6 +306,7 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),
+    web: bool('web'),
     logLevel: parseLogLevel(str('log-level')),
   };
   if (config.authModules.includes('ldap') && (!config.ldap.url || !config.ldap.searchBase)) {

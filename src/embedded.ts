@@ -1,8 +1,10 @@
 // Things the executable carries inside itself. build.mjs defines __TIMETRACK_EMBEDDED__
 // when it bundles; when running from source (tsx, tests) they are read from the tree.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { StaticAsset } from './http/static';
+import type { SerializedAsset } from './web-build';
 
 export interface Migration {
   version: number;
@@ -15,6 +17,7 @@ interface Embedded {
   commit: string;
   migrations: Migration[];
   bcryptWorker: string;
+  web: SerializedAsset[];
 }
 
 declare const __TIMETRACK_EMBEDDED__: Embedded | undefined;
@@ -81,4 +84,27 @@ export function bcryptWorkerSource(): string {
   const file = out.outputFiles[0];
   if (!file) throw new Error('bundling the bcrypt worker produced no output');
   return file.text;
+}
+
+/** Where `node build.mjs --web-only` (npm start, npm test) writes the web app's table. */
+export const WEB_ASSETS_FILE = join(ROOT, 'dist/web/assets.json');
+
+let webCache: StaticAsset[] | undefined;
+
+/**
+ * The web app's files (src/web-build.ts): embedded in the executable; from source, read
+ * from dist/web/assets.json, or built in memory once when that file is missing.
+ */
+export function webAssets(): StaticAsset[] {
+  if (webCache) return webCache;
+  // Required lazily: the bundle reaches web-build only for the (small) decoder.
+  const build = require('./web-build') as typeof import('./web-build');
+  if (isBundled) {
+    webCache = build.deserializeAssets((__TIMETRACK_EMBEDDED__ as Embedded).web);
+  } else if (existsSync(WEB_ASSETS_FILE)) {
+    webCache = build.deserializeAssets(JSON.parse(readFileSync(WEB_ASSETS_FILE, 'utf8')));
+  } else {
+    webCache = build.buildWeb(ROOT).assets;
+  }
+  return webCache;
 }

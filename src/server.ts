@@ -16,9 +16,11 @@ import type { Ctx, Handler } from './http/context';
 import { answerPreflight, applyCors } from './http/cors';
 import { sendError } from './http/respond';
 import { endpointMethodNotAllowed, endpointNotFound, type Router } from './http/router';
+import type { StaticSite } from './http/static';
 import { createLogger, type Logger } from './log';
 import { createRouter } from './routes';
 import { createUserStore } from './users/store';
+import { isApiPath, webSite } from './web-assets';
 
 /** How long slow clients may take; fixed for `serve`, shortened by tests. */
 export interface ServerTimeouts {
@@ -38,6 +40,8 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = {
 
 export function createHttpServer(app: App, timeouts: ServerTimeouts = DEFAULT_TIMEOUTS): Server {
   const router = createRouter(app);
+  // The web app (--no-web: the API only), built or loaded once, before the first request.
+  const web = app.config.web ? webSite() : undefined;
   // Slow clients must not hold connections forever (slow-loris).
   const server = createServer(
     {
@@ -47,7 +51,7 @@ export function createHttpServer(app: App, timeouts: ServerTimeouts = DEFAULT_TI
       connectionsCheckingInterval: timeouts.checkIntervalMs,
     },
     (req, res) => {
-      void handle(app, router, req, res);
+      void handle(app, router, web, req, res);
     },
   );
   return server;
@@ -101,6 +105,7 @@ function lazyUrl(path: string, search: string): () => URL {
 async function handle(
   app: App,
   router: Router<Handler>,
+  web: StaticSite | undefined,
   req: IncomingMessage,
   res: ServerResponse,
 ) {
@@ -122,7 +127,11 @@ async function handle(
     applyCors(req, res, app.config.corsOrigins);
     if (req.method === 'OPTIONS') return answerPreflight(res);
     const match = router.match(req.method ?? 'GET', path);
-    if (match.kind === 'not-found') throw endpointNotFound();
+    if (match.kind === 'not-found') {
+      // Not the API's: the web app's files, and its page for client-side routes.
+      if (web && !isApiPath(path) && web.serve(req, res, path)) return;
+      throw endpointNotFound();
+    }
     if (match.kind === 'method-not-allowed') throw endpointMethodNotAllowed(match.allow);
     ctx.params = match.params;
     // A write that finds another process's write lock (the CLI, a second server) did

@@ -48,6 +48,7 @@ describe('settings', () => {
       listStallSeconds: 60,
       maxStreamedLists: 8 * availableParallelism(),
       corsOrigins: ['*'],
+      web: true,
       logLevel: 'info',
     });
     assert.ok(Object.isFrozen(config));

@@ -177,6 +177,16 @@ smoke(
       { name: read.body.name, slugs: read.body.slugs, uri: read.body.uri, uuid: read.body.uuid },
       { ...project, uuid: made.body.uuid },
     );
+    // The web app travels inside: the page and its hashed script, precompressed.
+    const page = await fetch(`${first.url}/timesheet`);
+    assert.equal(page.status, 200);
+    assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
+    const script = /src="(\/assets\/main-\w+\.js)"/.exec(await page.text())?.[1];
+    assert.ok(script, 'index.html names its script');
+    const js = await fetch(`${first.url}${script}`, { headers: { 'Accept-Encoding': 'br' } });
+    assert.equal(js.status, 200);
+    assert.equal(js.headers.get('content-encoding'), 'br');
+    assert.match(await js.text(), /\S/);
     const stopMs = await stop(first);
 
     // The database file alone (the WAL was folded in on stop) serves the same data.

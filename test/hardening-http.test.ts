@@ -207,8 +207,12 @@ describe('hardening round 2: HTTP', () => {
       );
       assert.equal(res.status, 200, res.body);
       assert.equal((json(res) as { username: string }).username, 'admin');
+      // No path is `/`: the web app's page (the API's 404 with --no-web).
       const noPath = await raw(server, 'GET', 'http://timetrack.invalid');
-      assert.deepEqual(json(noPath), notFoundBody('endpoint'));
+      assert.equal(noPath.status, 200);
+      assert.match(noPath.body, /<div id="app"><\/div>/);
+      const noPathNotWeb = await raw(server, 'GET', 'http://timetrack.invalid/v0');
+      assert.deepEqual(json(noPathNotWeb), notFoundBody('endpoint'));
       const noToken = await raw(server, 'GET', 'http://timetrack.invalid/v0/users');
       assert.equal(noToken.status, 401);
     });

@@ -1,0 +1,101 @@
+// The sign-in form: Username, Password, Log in; the LDAP choice only when the server
+// lists it (GET /v0/info). On failure the server's own text; when throttled, how long
+// to wait (Retry-After).
+import { useEffect, useId, useState } from 'preact/hooks';
+import { ApiError, api, type Info } from '../api';
+
+function waitText(seconds: number): string {
+  if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+export function SignIn(props: { heading?: string; username?: string }) {
+  const id = useId();
+  const [info, setInfo] = useState<Info | undefined>();
+  const [type, setType] = useState<'password' | 'ldap'>('password');
+  const [username, setUsername] = useState(props.username ?? '');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    api.info().then(
+      (i) => {
+        setInfo(i);
+        if (!i.auth_modules.includes('password')) setType('ldap');
+      },
+      () => setInfo(undefined),
+    );
+  }, []);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api.login(type, username, password);
+    } catch (err) {
+      if (err instanceof ApiError) {
+        setError(err.retryAfter ? `${err.text} (wait ${waitText(err.retryAfter)})` : err.text);
+      } else {
+        setError(String(err));
+      }
+      setBusy(false);
+    }
+  };
+
+  const modules = info?.auth_modules ?? ['password'];
+  return (
+    <form class="signin" onSubmit={submit} aria-labelledby={`${id}-h`}>
+      <h1 id={`${id}-h`}>{props.heading ?? 'Sign in'}</h1>
+      {info && <p class="muted">{info.instance_name}</p>}
+      {modules.length > 1 && (
+        <fieldset class="choice">
+          <legend>Log in with</legend>
+          {modules.map((m) => (
+            <label key={m}>
+              <input
+                type="radio"
+                name={`${id}-type`}
+                value={m}
+                checked={type === m}
+                onChange={() => setType(m)}
+              />
+              {m === 'ldap' ? 'LDAP directory' : 'Password'}
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <label for={`${id}-u`}>Username</label>
+      <input
+        id={`${id}-u`}
+        name="username"
+        autoComplete="username"
+        autoCapitalize="none"
+        spellcheck={false}
+        required
+        value={username}
+        onInput={(e) => setUsername(e.currentTarget.value)}
+      />
+      <label for={`${id}-p`}>Password</label>
+      <input
+        id={`${id}-p`}
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onInput={(e) => setPassword(e.currentTarget.value)}
+      />
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" class="primary" disabled={busy}>
+        Log in
+      </button>
+    </form>
+  );
+}

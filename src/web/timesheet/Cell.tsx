@@ -1,0 +1,104 @@
+// One day of one row: a text input showing h:mm. Enter saves, Escape puts back what is
+// saved, leaving a changed cell saves it; arrows move between cells (left/right when
+// the caret is at the edge or all is selected). Several entries: shown, not editable.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Time } from '../api';
+import { formatDuration, parseDuration } from '../base/duration';
+
+function focusCell(row: number, col: number): boolean {
+  const el = document.querySelector<HTMLInputElement>(`[data-cell="${row}-${col}"]`);
+  if (!el) return false;
+  el.focus();
+  el.select();
+  return true;
+}
+
+export function Cell(props: {
+  row: number;
+  col: number;
+  label: string;
+  entries: Time[];
+  onSave: (seconds: number | null) => Promise<string | undefined>;
+}) {
+  const total = props.entries.reduce((n, t) => n + t.duration, 0);
+  const shown = props.entries.length ? formatDuration(total) : '';
+  const [text, setText] = useState(shown);
+  const [problem, setProblem] = useState<string | undefined>();
+  const ref = useRef<HTMLInputElement>(null);
+  const several = props.entries.length > 1;
+
+  useEffect(() => setText(shown), [shown]);
+
+  const commit = async () => {
+    if (several) return;
+    if (text.trim() === shown) {
+      setProblem(undefined);
+      setText(shown);
+      return;
+    }
+    const parsed = parseDuration(text);
+    if (!parsed.ok) {
+      setProblem(parsed.message);
+      return;
+    }
+    setProblem(await props.onSave(parsed.seconds));
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    const el = e.currentTarget as HTMLInputElement;
+    const all = el.selectionStart === 0 && el.selectionEnd === el.value.length;
+    const { row, col } = props;
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      if (several) {
+        setProblem(`${props.entries.length} entries here: not changed from the timesheet`);
+      } else void commit();
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      setText(shown);
+      setProblem(undefined);
+    } else if (e.key === 'ArrowUp' && focusCell(row - 1, col)) {
+      e.preventDefault();
+    } else if (e.key === 'ArrowDown' && focusCell(row + 1, col)) {
+      e.preventDefault();
+    } else if (e.key === 'ArrowLeft' && (all || el.selectionEnd === 0) && focusCell(row, col - 1)) {
+      e.preventDefault();
+    } else if (
+      e.key === 'ArrowRight' &&
+      (all || el.selectionStart === el.value.length) &&
+      focusCell(row, col + 1)
+    ) {
+      e.preventDefault();
+    }
+  };
+
+  const describedBy = problem ? `cell-${props.row}-${props.col}-problem` : undefined;
+  return (
+    <div class={`cell${several ? ' several' : ''}${problem ? ' invalid' : ''}`}>
+      <input
+        ref={ref}
+        data-cell={`${props.row}-${props.col}`}
+        aria-label={several ? `${props.label} (${props.entries.length} entries)` : props.label}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={describedBy}
+        inputMode="text"
+        autoComplete="off"
+        spellcheck={false}
+        readOnly={several}
+        title={several ? `${props.entries.length} entries: edit them one by one` : undefined}
+        value={text}
+        onFocus={(e) => e.currentTarget.select()}
+        onInput={(e) => setText(e.currentTarget.value)}
+        onKeyDown={onKeyDown}
+        onBlur={() => {
+          if (!several && text.trim() !== shown) void commit();
+        }}
+      />
+      {problem && (
+        <span id={describedBy} class="problem" role="alert">
+          {problem}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,284 @@
+// The week timesheet (the home page): one row per (project, activities), Monday to
+// Sunday, with day, row and week totals. A cell saves on Enter (or when focus leaves it
+// changed): a new entry, the one entry updated, or deleted when emptied. A cell holding
+// several entries is not edited here: the grid cannot know which one was meant.
+// The week shown lives in the URL (?week=2024-W05).
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { type Activity, ApiError, api, type Project, type Time } from '../api';
+import {
+  daysOfWeek,
+  formatWeek,
+  type IsoWeek,
+  isoWeekOf,
+  parseWeek,
+  shiftWeek,
+} from '../base/dates';
+import { formatDuration } from '../base/duration';
+import { navigate, onLinkClick } from '../router';
+import { AddRow } from './AddRow';
+import { Cell } from './Cell';
+
+export interface Row {
+  key: string;
+  /** The slug entries are created with. */
+  project: string;
+  projectName: string;
+  activities: string[];
+  activityNames: string;
+}
+
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+function today(): string {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+const sameUser = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+export function memberProjects(projects: Project[], username: string): Project[] {
+  return projects.filter((p) =>
+    Object.entries(p.users).some(([name, roles]) => sameUser(name, username) && roles.member),
+  );
+}
+
+export function Timesheet(props: { username: string; query: URLSearchParams }) {
+  const thisWeek = isoWeekOf(today());
+  const week: IsoWeek = parseWeek(props.query.get('week')) ?? thisWeek;
+  const weekText = formatWeek(week);
+  const days = daysOfWeek(week);
+  const [projects, setProjects] = useState<Project[]>([]);
+  const [activities, setActivities] = useState<Activity[]>([]);
+  const [times, setTimes] = useState<Time[] | undefined>();
+  const [added, setAdded] = useState<Row[]>([]);
+  const [status, setStatus] = useState('');
+  const [error, setError] = useState<string | undefined>();
+
+  useEffect(() => {
+    api.projectsOf(props.username).then(setProjects, (e: ApiError) => setError(e.text));
+    api.activities().then(setActivities, (e: ApiError) => setError(e.text));
+  }, [props.username]);
+
+  useEffect(() => {
+    setTimes(undefined);
+    const first = days[0] as string;
+    const last = days[6] as string;
+    api
+      .times({ user: props.username, start: first, end: last })
+      .then(setTimes, (e: ApiError) => setError(e.text));
+  }, [props.username, weekText]);
+
+  const projectOf = (slugs: string[]) =>
+    projects.find((p) => p.slugs.some((s) => slugs.includes(s)));
+  const activityName = (slug: string) => activities.find((a) => a.slug === slug)?.name ?? slug;
+
+  const rowFor = (projectSlugs: string[], acts: string[]): Row => {
+    const project = projectOf(projectSlugs);
+    const sorted = [...acts].sort();
+    const slug = project?.slugs[0] ?? (projectSlugs[0] as string);
+    return {
+      key: `${project?.uuid ?? slug}|${sorted.join(',')}`,
+      project: slug,
+      projectName: project?.name ?? slug,
+      activities: sorted,
+      activityNames: sorted.map(activityName).join(', ') || 'no activity',
+    };
+  };
+
+  const { rows, cells } = useMemo(() => {
+    const rows: Row[] = [];
+    const cells = new Map<string, Time[]>();
+    const seen = new Set<string>();
+    for (const t of times ?? []) {
+      const row = rowFor(t.project, t.activities);
+      if (!seen.has(row.key)) {
+        seen.add(row.key);
+        rows.push(row);
+      }
+      const k = `${row.key}@${t.date_worked}`;
+      cells.set(k, [...(cells.get(k) ?? []), t]);
+    }
+    rows.sort(
+      (a, b) =>
+        a.projectName.localeCompare(b.projectName) ||
+        a.activityNames.localeCompare(b.activityNames),
+    );
+    for (const row of added) {
+      const fresh = rowFor([row.project], row.activities);
+      if (!seen.has(fresh.key)) {
+        seen.add(fresh.key);
+        rows.push(fresh);
+      }
+    }
+    return { rows, cells };
+  }, [times, added, projects, activities]);
+
+  const entriesAt = (row: Row, date: string) => cells.get(`${row.key}@${date}`) ?? [];
+  const sum = (list: Time[]) => list.reduce((n, t) => n + t.duration, 0);
+
+  /** Saves one cell; the returned text is shown when it could not be saved. */
+  const save = async (
+    row: Row,
+    date: string,
+    seconds: number | null,
+  ): Promise<string | undefined> => {
+    const entries = entriesAt(row, date);
+    const where = `${row.projectName}, ${row.activityNames}, ${date}`;
+    setError(undefined);
+    try {
+      if (entries.length > 1) {
+        return `${where} holds ${entries.length} entries: the timesheet does not merge them`;
+      }
+      const [entry] = entries;
+      if (!entry) {
+        if (seconds === null || seconds === 0) return undefined;
+        setStatus(`Saving ${where}…`);
+        const created = await api.createTime({
+          duration: seconds,
+          user: props.username,
+          project: row.project,
+          activities: row.activities,
+          date_worked: date,
+        });
+        setTimes((list) => [...(list ?? []), created]);
+      } else if (seconds === null || seconds === 0) {
+        setStatus(`Deleting ${where}…`);
+        await api.deleteTime(entry.uuid);
+        setTimes((list) => (list ?? []).filter((t) => t.uuid !== entry.uuid));
+      } else if (seconds !== entry.duration) {
+        setStatus(`Saving ${where}…`);
+        const updated = await api.updateTime(entry.uuid, { duration: seconds });
+        setTimes((list) => (list ?? []).map((t) => (t.uuid === entry.uuid ? updated : t)));
+      } else {
+        return undefined;
+      }
+      setStatus(`Saved ${where}`);
+      return undefined;
+    } catch (err) {
+      setStatus('');
+      const text = err instanceof ApiError ? err.text : String(err);
+      setError(`${where}: ${text}`);
+      return text;
+    }
+  };
+
+  const go = (w: IsoWeek) => navigate(`/?week=${formatWeek(w)}`);
+  const range = `${days[0]} – ${days[6]}`;
+
+  return (
+    <section class="timesheet">
+      <div class="toolbar">
+        <h1>
+          Week {week.week}, {week.year}
+        </h1>
+        <nav class="weeks" aria-label="Weeks">
+          <button type="button" onClick={() => go(shiftWeek(week, -1))} aria-label="Previous week">
+            ‹ Previous
+          </button>
+          <a
+            href="/"
+            onClick={onLinkClick}
+            aria-current={formatWeek(thisWeek) === weekText ? 'page' : undefined}
+          >
+            This week
+          </a>
+          <button type="button" onClick={() => go(shiftWeek(week, 1))} aria-label="Next week">
+            Next ›
+          </button>
+        </nav>
+      </div>
+      <p class="status" role="status">
+        {status}
+      </p>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {times === undefined ? (
+        <p>Loading…</p>
+      ) : (
+        <div class="grid-scroll">
+          <table class="grid">
+            <caption>
+              Hours of {props.username}, {range}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Project, activity</th>
+                {days.map((d, i) => (
+                  <th scope="col" key={d} class={d === today() ? 'today' : undefined}>
+                    <abbr title={d}>{WEEKDAYS[i]}</abbr> <span class="date">{d.slice(8)}</span>
+                  </th>
+                ))}
+                <th scope="col">Total</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.length === 0 && (
+                <tr>
+                  <td colSpan={9} class="empty">
+                    Nothing booked this week yet: add a row below.
+                  </td>
+                </tr>
+              )}
+              {rows.map((row, r) => (
+                <tr key={row.key} data-key={row.key}>
+                  <th scope="row">
+                    <span class="project">{row.projectName}</span>
+                    <span class="activity">{row.activityNames}</span>
+                  </th>
+                  {days.map((d, c) => (
+                    <td key={d}>
+                      <Cell
+                        row={r}
+                        col={c}
+                        label={`${row.projectName}, ${row.activityNames}, ${WEEKDAYS[c]} ${d}`}
+                        entries={entriesAt(row, d)}
+                        onSave={(seconds) => save(row, d, seconds)}
+                      />
+                    </td>
+                  ))}
+                  <td class="total">
+                    {formatDuration(days.reduce((n, d) => n + sum(entriesAt(row, d)), 0))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row">Day total</th>
+                {days.map((d) => {
+                  const total = sum((times ?? []).filter((t) => t.date_worked === d));
+                  return (
+                    <td key={d} class={total ? 'total' : 'total zero'}>
+                      {formatDuration(total)}
+                    </td>
+                  );
+                })}
+                <td class="total week-total">{formatDuration(sum(times ?? []))}</td>
+              </tr>
+            </tfoot>
+          </table>
+        </div>
+      )}
+      <AddRow
+        projects={memberProjects(projects, props.username)}
+        activities={activities}
+        onAdd={(project, activity) => {
+          const row = rowFor(project.slugs, activity ? [activity] : []);
+          setAdded((list) => [...list, row]);
+          setStatus(`Added the row ${row.projectName}, ${row.activityNames}`);
+          requestAnimationFrame(() => {
+            const index = [...document.querySelectorAll('.grid tbody tr')].findIndex(
+              (tr) => tr.getAttribute('data-key') === row.key,
+            );
+            (
+              document.querySelector(`[data-cell="${Math.max(index, 0)}-0"]`) as HTMLElement | null
+            )?.focus();
+          });
+        }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,274 @@
+// The web app in a real browser against a real server: signing in and out, the week
+// timesheet typed by keyboard and checked through the API, accessibility (axe-core) and
+// a 360 px screen. See test/web/browser.ts for how chromium is found.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import {
+  createActivity,
+  createProject,
+  createUser,
+  type TestProject,
+  type TestUser,
+} from '../helpers/factories';
+import { startTestServer, type TestServer } from '../helpers/server';
+import {
+  axeViolations,
+  ensureWebAssets,
+  launchBrowser,
+  newPage,
+  pageErrors,
+  signIn,
+  skipReason,
+} from './browser';
+
+const skip = skipReason();
+if (skip) console.log(`# skipping the browser tests: ${skip}`);
+
+describe('the web app in chromium', { skip }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let alice: TestUser;
+  let project: TestProject;
+  let other: TestProject;
+
+  before(async () => {
+    ensureWebAssets();
+    [server, browser] = await Promise.all([
+      startTestServer({ env: { TIMETRACK_LOGIN_MAX_FAILURES: '3' } }),
+      launchBrowser(),
+    ]);
+    alice = await createUser(server, { username: 'alice' });
+    const dev = await createActivity(server, { slug: 'dev', name: 'Development' });
+    await createActivity(server, { slug: 'docs', name: 'Documentation' });
+    project = await createProject(server, {
+      name: 'Ganeti Web Manager',
+      slugs: ['gwm'],
+      default_activity: dev.slug,
+      users: { alice: { member: true } },
+    });
+    other = await createProject(server, {
+      name: 'Not Alice’s',
+      slugs: ['other'],
+      users: {},
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('signs in, shows the server’s text on a wrong password, signs out', async () => {
+    const page = await newPage(browser);
+    await page.goto(server.url);
+    await page.getByLabel('Username').fill('alice');
+    await page.getByLabel('Password').fill('not her password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    // The page shows the text the server answers to exactly this.
+    const wrong = await server.api.raw('/v0/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ auth: { type: 'password', username: 'alice', password: 'nope' } }),
+    });
+    assert.equal(wrong.status, 401);
+    const text = (wrong.body as { text: string }).text;
+    await page.getByRole('alert').getByText(text, { exact: true }).waitFor();
+    assert.equal(await page.evaluate(() => (globalThis as any).sessionStorage.length), 0);
+
+    await page.getByLabel('Password').fill(alice.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    assert.equal(await page.locator('header .user').textContent(), 'alice');
+    // The token is in sessionStorage, never in a URL.
+    assert.doesNotMatch(page.url(), /token/);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    assert.equal(await page.evaluate(() => (globalThis as any).sessionStorage.length), 0);
+    await page.context().close();
+  });
+
+  it('offers the LDAP choice only when GET /v0/info lists ldap', async () => {
+    const page = await newPage(browser);
+    await page.goto(server.url);
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    assert.equal(await page.getByRole('radio').count(), 0);
+    const ldap = await startTestServer({
+      env: {
+        TIMETRACK_AUTH_MODULES: '["password","ldap"]',
+        TIMETRACK_LDAP_URL: 'ldap://127.0.0.1:9',
+        TIMETRACK_LDAP_SEARCH_BASE: 'dc=example,dc=org',
+      },
+    });
+    try {
+      await page.goto(ldap.url);
+      await page.getByRole('radio', { name: 'LDAP directory' }).check();
+      assert.equal(await page.getByRole('radio', { name: 'Password' }).isChecked(), false);
+    } finally {
+      await page.context().close();
+      await ldap.close();
+    }
+  });
+
+  it('says how long to wait when logins are throttled', async () => {
+    const victim = await createUser(server, { username: 'throttled' });
+    const page = await newPage(browser);
+    await page.goto(server.url);
+    await page.getByLabel('Username').fill(victim.username);
+    for (let i = 0; i < 4; i++) {
+      await page.getByLabel('Password').fill(`wrong ${i}`);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByRole('button', { name: 'Log in' }).and(page.locator(':enabled')).waitFor();
+    }
+    await page
+      .getByRole('alert')
+      .getByText(/Too many failed logins; try again later \(wait \d+ minutes?\)/)
+      .waitFor();
+    await page.context().close();
+  });
+
+  it('fills two days of a week by keyboard and the API has them', async () => {
+    const page = await newPage(browser);
+    await signIn(page, `${server.url}/?week=2024-W05`, alice.username, alice.password);
+    await page.getByRole('heading', { name: 'Week 5, 2024' }).waitFor();
+    // Add row offers alice's projects only, the default activity preselected.
+    const projects = await page.getByLabel('Project').locator('option').allTextContents();
+    assert.deepEqual(projects, [project.name]);
+    assert.ok(!projects.includes(other.name as string));
+    assert.equal(await page.getByLabel('Activity').inputValue(), 'dev');
+    await page.getByRole('button', { name: 'Add row' }).click();
+
+    const monday = page.getByRole('textbox', {
+      name: 'Ganeti Web Manager, Development, Mon 2024-01-29',
+    });
+    await monday.focus();
+    await page.keyboard.type('1:30');
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('status')
+      .getByText('Saved Ganeti Web Manager, Development, 2024-01-29')
+      .waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('2h');
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('status')
+      .getByText(/Saved .*2024-01-30/)
+      .waitFor();
+    // An arrow moves on; Escape puts back what is saved.
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.type('nonsense');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.getByRole('textbox', { name: /Wed 2024-01-31/ }).inputValue(), '');
+
+    const listed = await server.api.get('/times', alice.token, {
+      user: 'alice',
+      start: '2024-01-29',
+      end: '2024-02-04',
+    });
+    const got = (listed.body as any[])
+      .map((t) => [t.date_worked, t.duration, t.project[0], t.activities.join()])
+      .sort();
+    assert.deepEqual(got, [
+      ['2024-01-29', 5400, 'gwm', 'dev'],
+      ['2024-01-30', 7200, 'gwm', 'dev'],
+    ]);
+    assert.equal(await page.locator('.week-total').textContent(), '3:30');
+
+    // A reload finds the row by itself; `90` (minutes) updates, emptied deletes.
+    await page.reload();
+    const tuesday = page.getByRole('textbox', { name: /Tue 2024-01-30/ });
+    assert.equal(await tuesday.inputValue(), '2:00');
+    await tuesday.fill('90');
+    await tuesday.press('Enter');
+    await page
+      .getByRole('status')
+      .getByText(/Saved .*2024-01-30/)
+      .waitFor();
+    await monday.fill('');
+    await monday.press('Enter');
+    await page
+      .getByRole('status')
+      .getByText(/Saved .*2024-01-29/)
+      .waitFor();
+    const after = await server.api.get('/times', alice.token, {
+      user: 'alice',
+      start: '2024-01-29',
+      end: '2024-02-04',
+    });
+    assert.deepEqual(
+      (after.body as any[]).map((t) => [t.date_worked, t.duration]),
+      [['2024-01-30', 5400]],
+    );
+    await page.context().close();
+  });
+
+  it('does not overwrite a cell holding two entries', async () => {
+    for (const duration of [600, 1200]) {
+      const res = await server.api.post('/times', alice.token, {
+        duration,
+        user: 'alice',
+        project: 'gwm',
+        activities: ['docs'],
+        date_worked: '2024-02-07',
+      });
+      assert.equal(res.status, 200, res.text);
+    }
+    const page = await newPage(browser);
+    await signIn(page, `${server.url}/?week=2024-W06`, alice.username, alice.password);
+    const cell = page.getByRole('textbox', {
+      name: 'Ganeti Web Manager, Documentation, Wed 2024-02-07 (2 entries)',
+    });
+    assert.equal(await cell.inputValue(), '0:30');
+    assert.equal(await cell.getAttribute('readonly'), '');
+    await cell.press('Enter');
+    await page
+      .getByRole('alert')
+      .getByText(/2 entries here/)
+      .waitFor();
+    await page.context().close();
+  });
+
+  it('asks to sign in again over the page when the server refuses the token', async () => {
+    const page = await newPage(browser);
+    await page.goto(server.url);
+    // A token the server did not sign (as an expired one): sub alice, bad signature.
+    const payload = Buffer.from(JSON.stringify({ sub: 'alice' })).toString('base64url');
+    await page.evaluate((token) => {
+      (globalThis as any).sessionStorage.setItem('timetrack.token', token);
+    }, `eyJhbGciOiJIUzUxMiJ9.${payload}.c2lnbmF0dXJl`);
+    await page.goto(`${server.url}/?week=2024-W05`);
+    const dialog = page.getByRole('dialog', { name: 'Session expired' });
+    await dialog.getByLabel('Username').waitFor();
+    assert.equal(await dialog.getByLabel('Username').inputValue(), 'alice');
+    await dialog.getByLabel('Password').fill(alice.password);
+    await dialog.getByRole('button', { name: 'Log in' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('table').waitFor();
+    await page.context().close();
+  });
+
+  it('has no serious accessibility violations (axe-core)', async () => {
+    // CSP forbids the injected axe script: this page alone bypasses it.
+    const page = await newPage(browser, { bypassCSP: true });
+    await page.goto(server.url);
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    assert.deepEqual(await axeViolations(page), [], 'sign-in page');
+    await signIn(page, `${server.url}/?week=2024-W05`, alice.username, alice.password);
+    await page.getByRole('table').waitFor();
+    assert.deepEqual(await axeViolations(page), [], 'timesheet');
+    await page.context().close();
+  });
+
+  it('fits a 360 px screen without horizontal page overflow', async () => {
+    const page = await newPage(browser, { viewport: { width: 360, height: 740 } });
+    await signIn(page, `${server.url}/?week=2024-W05`, alice.username, alice.password);
+    await page.getByRole('table').waitFor();
+    const { scroll, client } = await page.evaluate(() => {
+      const root = (globalThis as any).document.documentElement;
+      return { scroll: root.scrollWidth, client: root.clientWidth };
+    });
+    assert.ok(scroll <= client, `page is ${scroll} px wide in a ${client} px window`);
+    await page.context().close();
+  });
+});

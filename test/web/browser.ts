@@ -1,0 +1,93 @@
+// Browser tests through node:test: Debian's chromium driven by playwright-core (no
+// browser download), one browser per test file, a fresh profile, a real server on port
+// 0. Without chromium the tests skip and say how to install it; with CI=true they fail.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Why the browser tests cannot run here, or undefined when they can. */
+export function skipReason(): string | undefined {
+  if (existsSync(CHROMIUM)) return undefined;
+  const why = `no chromium at ${CHROMIUM}: install it (sudo apt-get install chromium) or set CHROMIUM_PATH`;
+  if (process.env.CI === 'true') throw new Error(`CI=true: the browser tests must run, but ${why}`);
+  return why;
+}
+
+/**
+ * The web assets as the sources are now: `npm test` built them (pretest), a single
+ * test file run by hand builds them here.
+ */
+export function ensureWebAssets(): void {
+  if (process.env.npm_lifecycle_event === 'test') return;
+  execFileSync(process.execPath, [join(__dirname, '../../build.mjs'), '--web-only'], {
+    stdio: 'pipe',
+  });
+}
+
+/** Errors the pages reported; each test file asserts it stays empty. */
+export const pageErrors: string[] = [];
+
+/** Playwright's launch gives the browser a fresh temporary profile (--user-data-dir). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+}
+
+export async function newPage(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  const context = await browser.newContext({ locale: 'en-GB', ...options });
+  const page = await context.newPage();
+  // Anything the page reports as an error (an exception, a CSP violation) is kept for
+  // the file's last check (see pageErrors).
+  page.on('pageerror', (err) => pageErrors.push(`exception: ${err.message}`));
+  page.on('console', (msg) => {
+    // A refused request logs "Failed to load resource" (the wrong-password test wants one).
+    if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) {
+      pageErrors.push(`console: ${msg.text()}`);
+    }
+  });
+  return page;
+}
+
+/** Signs in through the form and waits for the header. */
+export async function signIn(page: Page, url: string, username: string, password: string) {
+  await page.goto(url);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** axe-core's serious and critical violations of the page as it is (bypassCSP pages). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const axe = (await import('axe-core')).default;
+  await page.addScriptTag({ content: axe.source });
+  const result = await page.evaluate(async () => {
+    const run = (globalThis as any).axe.run;
+    const r = await run();
+    return r.violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3),
+    }));
+  });
+  return result
+    .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v: any) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.join(', ')})`);
+}

@@ -1,0 +1,96 @@
+// The timesheet's duration parser and ISO-week arithmetic (src/web/base): pure functions.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { daysOfWeek, isoWeekOf, parseWeek, shiftWeek } from '../../src/web/base/dates';
+import { formatDuration, parseDuration } from '../../src/web/base/duration';
+
+describe('parseDuration', () => {
+  it('reads every accepted form', () => {
+    const cases: [string, number | null][] = [
+      ['1:30', 5400],
+      ['0:05', 300],
+      ['1.5', 5400],
+      ['1,5', 5400],
+      ['.25', 900],
+      ['2.', 7200],
+      ['1h30', 5400],
+      ['1h30m', 5400],
+      ['1h 30m', 5400],
+      ['2h', 7200],
+      ['1.5h', 5400],
+      ['90m', 5400],
+      ['90', 5400],
+      ['  45 ', 2700],
+      ['0', 0],
+      ['24:00', 86400],
+      ['', null],
+      ['   ', null],
+    ];
+    for (const [text, seconds] of cases) {
+      assert.deepEqual(parseDuration(text), { ok: true, seconds }, JSON.stringify(text));
+    }
+  });
+
+  it('refuses everything else with a message', () => {
+    for (const text of [
+      'abc',
+      '1:60',
+      '1:5',
+      '-1',
+      '1h-5',
+      'h',
+      'm',
+      '1:30:00',
+      '1e3',
+      '24:01',
+      '2000',
+      '1..5',
+    ]) {
+      const parsed = parseDuration(text);
+      assert.equal(parsed.ok, false, JSON.stringify(text));
+      assert.ok(!parsed.ok && parsed.message.length > 0);
+    }
+  });
+});
+
+describe('formatDuration', () => {
+  it('shows h:mm', () => {
+    assert.equal(formatDuration(5400), '1:30');
+    assert.equal(formatDuration(0), '0:00');
+    assert.equal(formatDuration(59), '0:01');
+    assert.equal(formatDuration(36000 + 300), '10:05');
+    assert.equal(formatDuration(null), '');
+  });
+});
+
+describe('ISO weeks', () => {
+  it('finds the week of a date, across year ends', () => {
+    assert.deepEqual(isoWeekOf('2024-01-01'), { year: 2024, week: 1 });
+    assert.deepEqual(isoWeekOf('2021-01-03'), { year: 2020, week: 53 });
+    assert.deepEqual(isoWeekOf('2024-12-30'), { year: 2025, week: 1 });
+    assert.deepEqual(isoWeekOf('2024-02-29'), { year: 2024, week: 9 });
+  });
+
+  it('lists Monday to Sunday and moves by weeks', () => {
+    assert.deepEqual(daysOfWeek({ year: 2020, week: 53 }), [
+      '2020-12-28',
+      '2020-12-29',
+      '2020-12-30',
+      '2020-12-31',
+      '2021-01-01',
+      '2021-01-02',
+      '2021-01-03',
+    ]);
+    assert.deepEqual(shiftWeek({ year: 2020, week: 53 }, 1), { year: 2021, week: 1 });
+    assert.deepEqual(shiftWeek({ year: 2021, week: 1 }, -1), { year: 2020, week: 53 });
+  });
+
+  it('parses 2024-W05 and refuses weeks a year lacks', () => {
+    assert.deepEqual(parseWeek('2024-W05'), { year: 2024, week: 5 });
+    assert.deepEqual(parseWeek('2020-W53'), { year: 2020, week: 53 });
+    assert.equal(parseWeek('2021-W53'), undefined);
+    assert.equal(parseWeek('2024-W00'), undefined);
+    assert.equal(parseWeek('2024-5'), undefined);
+    assert.equal(parseWeek(null), undefined);
+  });
+});

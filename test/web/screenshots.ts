@@ -1,0 +1,97 @@
+// npm run screenshots: PNGs of the real app with demo data, for the docs and for a look
+// at what the tests cannot judge. Writes docs/screenshots/{signin,timesheet}-{desktop,360}.png
+// (and a dark timesheet). Needs chromium, like the browser tests.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createActivity, createProject, createUser } from '../helpers/factories';
+import { startTestServer } from '../helpers/server';
+import { ensureWebAssets, launchBrowser, newPage, signIn, skipReason } from './browser';
+
+const OUT = join(__dirname, '../../docs/screenshots');
+const WEEK = '2024-W05';
+const DAYS = ['2024-01-29', '2024-01-30', '2024-01-31', '2024-02-01', '2024-02-02'];
+
+async function main() {
+  const skip = skipReason();
+  if (skip) throw new Error(skip);
+  ensureWebAssets();
+  mkdirSync(OUT, { recursive: true });
+  const server = await startTestServer();
+  const browser = await launchBrowser();
+  try {
+    const alice = await createUser(server, { username: 'alice', display_name: 'Alice Example' });
+    await createActivity(server, { slug: 'dev', name: 'Development' });
+    await createActivity(server, { slug: 'review', name: 'Code review' });
+    await createActivity(server, { slug: 'meet', name: 'Meetings' });
+    const member = { users: { alice: { member: true } } };
+    await createProject(server, {
+      name: 'Ganeti Web Manager',
+      slugs: ['gwm'],
+      default_activity: 'dev',
+      ...member,
+    });
+    await createProject(server, {
+      name: 'Protein Geometry DB',
+      slugs: ['pgd'],
+      default_activity: 'dev',
+      ...member,
+    });
+    await createProject(server, {
+      name: 'Internal',
+      slugs: ['internal'],
+      default_activity: 'meet',
+      ...member,
+    });
+    const book = async (project: string, activity: string, date: string, minutes: number) => {
+      const res = await server.api.post('/times', alice.token, {
+        duration: minutes * 60,
+        user: 'alice',
+        project,
+        activities: [activity],
+        date_worked: date,
+      });
+      if (res.status !== 200) throw new Error(res.text);
+    };
+    const plan: [string, string, number[]][] = [
+      ['gwm', 'dev', [240, 180, 300, 0, 150]],
+      ['gwm', 'review', [60, 45, 0, 90, 30]],
+      ['pgd', 'dev', [0, 120, 90, 210, 180]],
+      ['internal', 'meet', [60, 30, 30, 60, 90]],
+    ];
+    for (const [project, activity, minutes] of plan) {
+      for (const [i, m] of minutes.entries()) {
+        if (m) await book(project, activity, DAYS[i] as string, m);
+      }
+    }
+
+    for (const [name, viewport] of [
+      ['desktop', { width: 1280, height: 720 }],
+      ['360', { width: 360, height: 740 }],
+    ] as const) {
+      const page = await newPage(browser, { viewport, colorScheme: 'light' });
+      await page.goto(server.url);
+      await page.getByRole('button', { name: 'Log in' }).waitFor();
+      await page.screenshot({ path: join(OUT, `signin-${name}.png`) });
+      await signIn(page, `${server.url}/?week=${WEEK}`, 'alice', alice.password);
+      await page.getByRole('table').waitFor();
+      await page.screenshot({ path: join(OUT, `timesheet-${name}.png`), fullPage: true });
+      await page.context().close();
+    }
+    const dark = await newPage(browser, {
+      viewport: { width: 1280, height: 720 },
+      colorScheme: 'dark',
+    });
+    await signIn(dark, `${server.url}/?week=${WEEK}`, 'alice', alice.password);
+    await dark.getByRole('table').waitFor();
+    await dark.screenshot({ path: join(OUT, 'timesheet-dark.png'), fullPage: true });
+    process.stdout.write(`screenshots in ${OUT}\n`);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : err}\n`);
+  process.exit(1);
+});
