@@ -11,15 +11,20 @@ export function booleanParam(query: URLSearchParams, key: string): boolean {
   throw badQueryValue(key, value);
 }
 
-/** Every value of a repeatable parameter, each checked by `valid`. */
-export function listParam(
+/**
+ * Every value of a repeatable parameter, each resolved by `resolve` (to an id, or to
+ * itself once checked); kind 11 for the first value it cannot resolve.
+ */
+export function listParam<T>(
   query: URLSearchParams,
   key: string,
-  valid: (value: string) => boolean,
-): string[] {
-  const values = query.getAll(key);
-  for (const v of values) if (!valid(v)) throw badQueryValue(key, v);
-  return values;
+  resolve: (value: string) => T | undefined,
+): T[] {
+  return query.getAll(key).map((value) => {
+    const resolved = resolve(value);
+    if (resolved === undefined) throw badQueryValue(key, value);
+    return resolved;
+  });
 }
 
 /** The first occurrence of a parameter wins (SPEC §6), checked by `valid`. */

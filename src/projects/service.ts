@@ -87,11 +87,11 @@ export function createProjectService(deps: ProjectServiceDeps) {
 
   return {
     list(query: URLSearchParams): Listing {
-      const usernames = listParam(query, 'user', (s) => isUsername(s) && userIdOf(s) !== undefined);
+      const userIds = listParam(query, 'user', (s) => (isUsername(s) ? userIdOf(s) : undefined));
       const filters = {
         includeDeleted: booleanParam(query, 'include_deleted'),
         includeRevisions: booleanParam(query, 'include_revisions'),
-        userIds: usernames.map((name) => userIdOf(name) as number),
+        userIds,
       };
       return {
         paging: pagingParams(query, deps.defaultLimit),

@@ -6,7 +6,7 @@ import { isCalendarDate } from '../dates';
 import { type Db, writeTransaction } from '../db/open';
 import { badQueryValue, invalidForeignKey, missingField, notFound } from '../errors';
 import type { Listing } from '../http/list';
-import { booleanParam, firstParam, pagingParams } from '../http/query';
+import { booleanParam, firstParam, listParam, pagingParams } from '../http/query';
 import { isSlug, isUsername } from '../identifiers';
 import { type Actor, authorize, type ProjectRole, seesAllTimes } from '../policy';
 import { parseObject } from '../validate';
@@ -40,19 +40,6 @@ export interface TimeServiceDeps {
   defaultLimit: number;
 }
 
-/** Every value of a repeatable parameter resolved to an id, or kind 11 for the first bad one. */
-function idsParam(
-  query: URLSearchParams,
-  key: string,
-  resolve: (value: string) => number | undefined,
-): number[] {
-  return query.getAll(key).map((value) => {
-    const id = resolve(value);
-    if (id === undefined) throw badQueryValue(key, value);
-    return id;
-  });
-}
-
 export function createTimeService(deps: TimeServiceDeps) {
   const { db, times, roleOf } = deps;
   /** The time as the API shows it, read back inside the write that made it. */
@@ -70,11 +57,11 @@ export function createTimeService(deps: TimeServiceDeps) {
   const listFilters = (actor: Actor, query: URLSearchParams): TimeListFilters => {
     const includeDeleted = booleanParam(query, 'include_deleted');
     const includeRevisions = booleanParam(query, 'include_revisions');
-    const userIds = idsParam(query, 'user', (s) => (isUsername(s) ? deps.userIdOf(s) : undefined));
-    const projectIds = idsParam(query, 'project', (s) =>
+    const userIds = listParam(query, 'user', (s) => (isUsername(s) ? deps.userIdOf(s) : undefined));
+    const projectIds = listParam(query, 'project', (s) =>
       isSlug(s) ? times.findLiveProject(s)?.id : undefined,
     );
-    const activityIds = idsParam(query, 'activity', (s) =>
+    const activityIds = listParam(query, 'activity', (s) =>
       isSlug(s) ? deps.activityIdOf(s) : undefined,
     );
     const start = firstParam(query, 'start', isCalendarDate);

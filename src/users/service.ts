@@ -82,7 +82,9 @@ export function createUserService(deps: UserServiceDeps) {
   return {
     list(query: URLSearchParams): Listing {
       const includeDeleted = booleanParam(query, 'include_deleted');
-      const roles = listParam(query, 'role', (s) => isSlug(s) && deps.roleIdsOf([s]) !== undefined);
+      const roles = listParam(query, 'role', (s) =>
+        isSlug(s) && deps.roleIdsOf([s]) !== undefined ? s : undefined,
+      );
       return {
         paging: pagingParams(query, deps.defaultLimit),
         open: () => users.openList({ includeDeleted, roles }),
@@ -104,6 +106,7 @@ export function createUserService(deps: UserServiceDeps) {
     create: (actor: Actor, input: unknown) =>
       writeTransaction(db, () => {
         const { username, displayname, ...rest } = parseObject(createUserSchema, input, 'user');
+        // Checked here too (registerUser repeats it) so that kind 6 comes before 3 and 9.
         if (!isNewUsername(username)) throw invalidUsername(username);
         const fields = { ...rest, display_name: rest.display_name ?? displayname };
         const ids = roleIds(fields); // kind 3 before kind 9 (SPEC §3 order)
