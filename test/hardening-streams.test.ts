@@ -15,7 +15,7 @@ import { ConfigError, loadConfig } from '../src/config';
 import { JOURNAL_SIZE_LIMIT, openDatabase } from '../src/db/open';
 import type { Reply } from './helpers/api';
 import { insertTimes } from './helpers/bulk';
-import { uniqueSlug } from './helpers/factories';
+import { createActivity, createProject, uniqueSlug } from './helpers/factories';
 import { ADMIN, startTestServer, type TestServer } from './helpers/server';
 
 /** Times in the long list: ~10 MB of JSON, twice what loopback socket buffers take in. */
@@ -30,18 +30,13 @@ const ok = (res: Reply) => assert.equal(res.status, 200, res.text.slice(0, 300))
 
 /** A project with ROWS times of the admin, written straight into the database file. */
 async function seedLongList(server: TestServer): Promise<void> {
-  const token = server.adminToken;
-  const activity = uniqueSlug('act');
-  const project = uniqueSlug('proj');
-  ok(await server.api.post('/activities', token, { name: 'Activity', slug: activity }));
-  ok(
-    await server.api.post('/projects', token, {
-      name: 'Project',
-      slugs: [project],
+  const { slug: activity } = await createActivity(server);
+  const project = (
+    await createProject(server, {
       default_activity: activity,
       users: { [ADMIN.username]: { member: true } },
-    }),
-  );
+    })
+  ).slugs[0] as string;
   const base = Date.UTC(2020, 0, 1);
   insertTimes(server.dbFile, {
     username: ADMIN.username,

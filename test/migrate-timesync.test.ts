@@ -28,6 +28,20 @@ const TIME = {
 };
 const member = { member: true, spectator: false, manager: false };
 
+/** Migrates the old database into dbFile, then serves it and logs in as the old admin. */
+async function migrateAndServe(oldFile: string, dbFile: string) {
+  const res = await runCli(['migrate-from-timesync-node', oldFile, '--db', dbFile]);
+  assert.equal(res.code, 0, res.stderr);
+  const config = loadConfig({ port: 0, host: '127.0.0.1', db: dbFile }, {});
+  const running = await startServer(config, {
+    log: createLogger('error', () => {}),
+    announce: () => {},
+  });
+  const api = createApi(running.url);
+  const admin = await api.login('oldadmin', 'old-admin-pass');
+  return { summary: res.stdout, running, api, admin };
+}
+
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 describe('timetrack migrate-from-timesync-node', () => {
@@ -43,16 +57,7 @@ describe('timetrack migrate-from-timesync-node', () => {
   before(async () => {
     oldFile = createTimesyncNodeDatabase(dir);
     oldHash = sha256(oldFile);
-    const res = await runCli(['migrate-from-timesync-node', oldFile, '--db', dbFile]);
-    assert.equal(res.code, 0, res.stderr);
-    summary = res.stdout;
-    const config = loadConfig({ port: 0, host: '127.0.0.1', db: dbFile }, {});
-    running = await startServer(config, {
-      log: createLogger('error', () => {}),
-      announce: () => {},
-    });
-    api = createApi(running.url);
-    admin = await api.login('oldadmin', 'old-admin-pass');
+    ({ summary, running, api, admin } = await migrateAndServe(oldFile, dbFile));
   });
   after(() => running?.close());
 
@@ -410,16 +415,7 @@ describe('timetrack migrate-from-timesync-node: activities the old server delete
       UPDATE activities SET deleted_at = 1484474400000, slug = NULL WHERE slug = 'trips';
       UPDATE activities SET deleted_at = 1484474400000, slug = NULL WHERE slug = 'hiring';`);
     old.close();
-    const res = await runCli(['migrate-from-timesync-node', oldFile, '--db', dbFile]);
-    assert.equal(res.code, 0, res.stderr);
-    summary = res.stdout;
-    const config = loadConfig({ port: 0, host: '127.0.0.1', db: dbFile }, {});
-    running = await startServer(config, {
-      log: createLogger('error', () => {}),
-      announce: () => {},
-    });
-    api = createApi(running.url);
-    admin = await api.login('oldadmin', 'old-admin-pass');
+    ({ summary, running, api, admin } = await migrateAndServe(oldFile, dbFile));
   });
   after(() => running?.close());
 
