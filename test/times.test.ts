@@ -589,14 +589,19 @@ describe('updating, revisions, delete and restore', () => {
     const none = ok(
       await server.api.get(`/times/${v1.uuid}`, owner.token, { include_revisions: true }),
     );
-    assert.deepEqual(none, { ...v1, parents: [] });
+    const by = (t: Time, name: string) => ({ ...t, changed_by: name });
+    assert.deepEqual(none, { ...by(v1, owner.username), parents: [] });
     const v2 = ok(await updateTime(owner.token, v1.uuid, { duration: 2, activities: [dev] }));
     const v3 = ok(await updateTime(server.adminToken, v1.uuid, { notes: 'third', project: other }));
     const v4 = ok(await updateTime(owner.token, v1.uuid, { date_worked: '2024-06-04' }));
     const res = ok(
       await server.api.get(`/times/${v1.uuid}`, owner.token, { include_revisions: '' }),
     );
-    assert.deepEqual(res, { ...v4, parents: [v3, v2, v1] });
+    // Each revision says who made it (only with include_revisions).
+    assert.deepEqual(res, {
+      ...by(v4, owner.username),
+      parents: [by(v3, ADMIN.username), by(v2, owner.username), by(v1, owner.username)],
+    });
     const parents = res.parents as Time[];
     assert.deepEqual(parents[1]!.activities, [dev]);
     assert.deepEqual(parents[2]!.activities, [docs]);
@@ -608,7 +613,7 @@ describe('updating, revisions, delete and restore', () => {
     ).find((t) => t.uuid === v1.uuid);
     assert.deepEqual(listed, res);
     const plain = ok(await server.api.get<Time[]>('/times', owner.token, { user: owner.username }));
-    assert.ok(plain.every((t) => !('parents' in t)));
+    assert.ok(plain.every((t) => !('parents' in t) && !('changed_by' in t)));
   });
 
   it('records who made each revision', async () => {
@@ -666,7 +671,9 @@ describe('updating, revisions, delete and restore', () => {
     const withHistory = ok(
       await server.api.get(`/times/${time.uuid}`, owner.token, { include_revisions: true }),
     );
-    assert.deepEqual(withHistory.parents, [{ ...time, deleted_at: TODAY }]);
+    assert.deepEqual(withHistory.parents, [
+      { ...time, deleted_at: TODAY, changed_by: owner.username },
+    ]);
   });
 
   it('restores only while the project is live, or into a live project', async () => {

@@ -96,6 +96,13 @@ const timeFields = {
   notes: nullable('string'),
 };
 
+/** With include_revisions, on a time and each of its revisions (issue 16). */
+const changed_by = {
+  ...nullable('string'),
+  description:
+    'With include_revisions: the username of whoever made this revision (null: not recorded)',
+};
+
 const responses = {
   Project: shown(
     {
@@ -116,8 +123,11 @@ const responses = {
     'parents',
   ]),
   ActivityRevision: shown({ ...shownActivityFields, ...revisioned }),
-  Time: shown({ ...revisioned, ...timeFields, parents: parents('TimeRevision') }, ['parents']),
-  TimeRevision: shown({ ...revisioned, ...timeFields }),
+  Time: shown({ ...revisioned, ...timeFields, changed_by, parents: parents('TimeRevision') }, [
+    'changed_by',
+    'parents',
+  ]),
+  TimeRevision: shown({ ...revisioned, ...timeFields, changed_by }),
   User: shown({
     username: ref('Username'),
     display_name: nullable('string'),

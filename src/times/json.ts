@@ -23,6 +23,16 @@ export interface TimeJson {
   deleted_at: string | null;
 }
 
+/**
+ * With include_revisions, each revision (the current one and every parent) also says
+ * who made it — the history the web app shows. `null`: not recorded (an entry migrated
+ * from the old reference server). An addition of ours (issue 16), only on request, so
+ * the TimeSync shape of every other answer is unchanged.
+ */
+export interface TimeRevisionJson extends TimeJson {
+  changed_by: string | null;
+}
+
 /** How each field is read from `row` (`t` = times, `r` = time_revisions). */
 export interface TimeJsonSources {
   row: 't' | 'r';
@@ -54,21 +64,25 @@ const timeFieldsSql = ({
   deleted_at: sqlDate(`${row}.deleted_at`),
 });
 
+const timeRevisionFieldsSql = (sources: TimeJsonSources): SqlOf<TimeRevisionJson> => ({
+  ...timeFieldsSql(sources),
+  changed_by: sources.usernameOf(`${sources.row}.changed_by`),
+});
+
 /**
  * SQL of a time's API JSON (FROM times t), with `parents` — its revisions newest first,
- * read FROM time_revisions r by `revisions` — when asked for.
+ * read FROM time_revisions r by `revisions` — and who made each revision when asked for.
  */
 export function timeJsonSql(
   current: TimeJsonSources,
   revisions: TimeJsonSources,
   withParents: boolean,
 ): string {
-  const fields = timeFieldsSql(current);
-  if (!withParents) return jsonObjectSql(fields);
-  const parents = `(SELECT json_group_array(${jsonObjectSql(timeFieldsSql(revisions))}
+  if (!withParents) return jsonObjectSql(timeFieldsSql(current));
+  const parents = `(SELECT json_group_array(${jsonObjectSql(timeRevisionFieldsSql(revisions))}
       ORDER BY r.revision DESC) FROM time_revisions r WHERE r.time_id = t.id)`;
-  return jsonObjectSql<TimeJson & { parents: unknown }>({
-    ...fields,
+  return jsonObjectSql<TimeRevisionJson & { parents: unknown }>({
+    ...timeRevisionFieldsSql(current),
     parents: `json(${parents})`,
   });
 }

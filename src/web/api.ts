@@ -1,8 +1,13 @@
-// The one typed client of /v0. The token lives in sessionStorage (gone with the tab) and
-// travels only in `Authorization: Bearer`, never in a URL. Every failure becomes an
-// ApiError carrying the server's {status, error, text} (and Retry-After when sent); a
-// 401 Authentication failure on a signed-in request (expired or revoked token) ends the
-// session and tells the app (main.tsx shows the sign-in dialog over the page).
+// The one typed client of /v0. The token travels only in `Authorization: Bearer`, never
+// in a URL (session.ts keeps it). Every failure becomes an ApiError carrying the
+// server's {status, error, text} (and Retry-After when sent). Two failures wait instead
+// of failing, so nothing typed is lost: a server that cannot be reached (connection.ts:
+// the banner's Retry sends again) and a 401 Authentication failure on a signed-in
+// request (an expired or revoked token: main.tsx shows the sign-in dialog, and the
+// request is sent again with the new token). Every change of a time entry is announced
+// (onTimeChange) so each page showing it updates, whichever page made it.
+import { waitForConnection } from './connection';
+import { currentSession, nextSessionOf, type Session, setSession, usernameOf } from './session';
 
 export interface Info {
   name: string;
@@ -17,6 +22,7 @@ export interface Project {
   slugs: string[];
   default_activity: string | null;
   users: Record<string, { member?: boolean; manager?: boolean; spectator?: boolean }>;
+  deleted_at: string | null;
 }
 
 export interface Activity {
@@ -25,8 +31,18 @@ export interface Activity {
   slug: string;
 }
 
+export interface User {
+  username: string;
+  display_name: string | null;
+  email: string | null;
+  site_admin: boolean;
+  site_manager: boolean;
+  site_spectator: boolean;
+}
+
 export interface Time {
   uuid: string;
+  revision: number;
   duration: number;
   user: string;
   project: string[];
@@ -34,14 +50,45 @@ export interface Time {
   date_worked: string;
   notes: string | null;
   issue_uri: string | null;
+  created_at: string;
+  updated_at: string | null;
+  deleted_at: string | null;
+  /** With include_revisions: who made this revision (null: not recorded). */
+  changed_by?: string | null;
+  /** With include_revisions: the earlier revisions, newest first. */
+  parents?: Time[];
 }
 
-export interface NewTime {
+/** What a time entry is created or changed with. */
+export interface TimeFields {
   duration: number;
   user: string;
   project: string;
   activities: string[];
   date_worked: string;
+  notes: string | null;
+  issue_uri: string | null;
+}
+
+export interface Timer {
+  project: string[];
+  activities: string[];
+  notes: string | null;
+  issue_uri: string | null;
+  date_worked: string;
+  started_at: string;
+  elapsed: number;
+}
+
+export interface TimesQuery {
+  user?: string[];
+  project?: string[];
+  activity?: string[];
+  start?: string;
+  end?: string;
+  include_deleted?: 'true';
+  limit?: string;
+  skip?: string;
 }
 
 export class ApiError extends Error {
@@ -56,59 +103,36 @@ export class ApiError extends Error {
   }
 }
 
-const TOKEN_KEY = 'timetrack.token';
-
-export interface Session {
-  token: string;
-  username: string;
+/** The text a failure shows: the server's own, or what went wrong on the way. */
+export function errorText(err: unknown): string {
+  return err instanceof ApiError ? err.text : String(err);
 }
 
-/** The username a token names (its `sub`); the server checks the signature, not us. */
-function usernameOf(token: string): string | undefined {
-  try {
-    const payload = token.split('.')[1] ?? '';
-    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
-    const sub = (JSON.parse(json) as { sub?: unknown }).sub;
-    return typeof sub === 'string' ? sub : undefined;
-  } catch {
-    return undefined;
-  }
+/** A time entry changed: `time` as it is now, undefined when it was deleted. */
+export type TimeChange = { uuid: string; time?: Time };
+const timeListeners = new Set<(change: TimeChange) => void>();
+
+export function onTimeChange(listener: (change: TimeChange) => void): () => void {
+  timeListeners.add(listener);
+  return () => timeListeners.delete(listener);
 }
 
-let session: Session | undefined = (() => {
-  const token = sessionStorage.getItem(TOKEN_KEY);
-  const username = token ? usernameOf(token) : undefined;
-  return token && username ? { token, username } : undefined;
-})();
-
-const listeners = new Set<(s: Session | undefined, expired: boolean) => void>();
-
-export function currentSession(): Session | undefined {
-  return session;
-}
-
-/** Called with the new session (undefined: signed out; expired: the server ended it). */
-export function onSessionChange(
-  listener: (s: Session | undefined, expired: boolean) => void,
-): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-function setSession(next: Session | undefined, expired = false) {
-  session = next;
-  if (next) sessionStorage.setItem(TOKEN_KEY, next.token);
-  else sessionStorage.removeItem(TOKEN_KEY);
-  for (const l of listeners) l(next, expired);
+function announce(change: TimeChange): void {
+  for (const l of timeListeners) l(change);
 }
 
 type Query = Record<string, string | string[] | undefined>;
 
-async function request<T>(
+interface Reply<T> {
+  body: T;
+  headers: Headers;
+}
+
+async function send<T>(
   method: 'GET' | 'POST' | 'DELETE',
   path: string,
   options: { query?: Query; body?: unknown; anonymous?: boolean } = {},
-): Promise<T> {
+): Promise<Reply<T>> {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(options.query ?? {})) {
     for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
@@ -116,28 +140,30 @@ async function request<T>(
     }
   }
   const qs = params.toString();
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  const token = options.anonymous ? undefined : session?.token;
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  let res: Response;
-  try {
-    res = await fetch(`/v0${path}${qs ? `?${qs}` : ''}`, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-  } catch {
-    throw new ApiError(0, 'Network error', 'The server cannot be reached; try again');
-  }
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  if (!res.ok) {
+  for (;;) {
+    const session = options.anonymous ? undefined : currentSession();
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (session) headers.Authorization = `Bearer ${session.token}`;
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    let res: Response;
+    try {
+      res = await fetch(`/v0${path}${qs ? `?${qs}` : ''}`, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      });
+    } catch {
+      await waitForConnection();
+      continue;
+    }
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (res.ok) return { body: json as T, headers: res.headers };
     const body = (json ?? {}) as { error?: unknown; text?: unknown };
     const retry = Number(res.headers.get('Retry-After'));
     const err = new ApiError(
@@ -146,13 +172,24 @@ async function request<T>(
       typeof body.text === 'string' ? body.text : `The server answered ${res.status}`,
       Number.isFinite(retry) && retry > 0 ? retry : undefined,
     );
-    if (token && res.status === 401 && err.error === 'Authentication failure') {
-      setSession(undefined, true);
+    if (session && res.status === 401 && err.error === 'Authentication failure') {
+      const again = nextSessionOf(
+        session.username,
+        () => new ApiError(401, err.error, `Not sent: ${session.username} is no longer signed in`),
+      );
+      if (currentSession() === session) setSession(undefined, true);
+      await again;
+      continue;
     }
     throw err;
   }
-  return json as T;
 }
+
+async function request<T>(...args: Parameters<typeof send>): Promise<T> {
+  return (await send<T>(...args)).body;
+}
+
+const seg = encodeURIComponent;
 
 export const api = {
   info: () => request<Info>('GET', '/info', { anonymous: true }),
@@ -162,21 +199,74 @@ export const api = {
       anonymous: true,
       body: { auth: { type, username, password } },
     });
-    const sub = usernameOf(token) ?? username;
-    const next = { token, username: sub };
+    const next = { token, username: usernameOf(token) ?? username };
     setSession(next);
     return next;
   },
 
+  /** Checks a password without touching the session (the profile's password change). */
+  checkPassword: (username: string, password: string) =>
+    request<{ token: string }>('POST', '/login', {
+      anonymous: true,
+      body: { auth: { type: 'password', username, password } },
+    }),
+
   signOut: () => setSession(undefined),
 
-  projectsOf: (username: string) =>
-    request<Project[]>('GET', '/projects', { query: { user: username } }),
+  projects: (query: { user?: string } = {}) => request<Project[]>('GET', '/projects', { query }),
   activities: () => request<Activity[]>('GET', '/activities'),
-  times: (query: { user: string; start: string; end: string }) =>
-    request<Time[]>('GET', '/times', { query }),
-  createTime: (object: NewTime) => request<Time>('POST', '/times', { body: { object } }),
-  updateTime: (uuid: string, object: Partial<NewTime>) =>
-    request<Time>('POST', `/times/${encodeURIComponent(uuid)}`, { body: { object } }),
-  deleteTime: (uuid: string) => request<undefined>('DELETE', `/times/${encodeURIComponent(uuid)}`),
+  users: () => request<User[]>('GET', '/users'),
+  user: (username: string) => request<User>('GET', `/users/${seg(username)}`),
+  updateUser: (username: string, object: Partial<User> & { password?: string }) =>
+    request<User>('POST', `/users/${seg(username)}`, { body: { object } }),
+
+  times: (query: TimesQuery) => request<Time[]>('GET', '/times', { query: { ...query } }),
+  /** One page of times and the number of all matches (X-Total-Count). */
+  async timesPage(query: TimesQuery): Promise<{ times: Time[]; total: number }> {
+    const reply = await send<Time[]>('GET', '/times', { query: { ...query } });
+    const total = Number(reply.headers.get('X-Total-Count'));
+    return { times: reply.body, total: Number.isFinite(total) ? total : reply.body.length };
+  },
+  /** One entry, deleted or not, with every earlier revision. */
+  timeHistory: (uuid: string) =>
+    request<Time>('GET', `/times/${seg(uuid)}`, {
+      query: { include_revisions: 'true', include_deleted: 'true' },
+    }),
+  async createTime(object: Omit<TimeFields, 'notes' | 'issue_uri'> & Partial<TimeFields>) {
+    const time = await request<Time>('POST', '/times', { body: { object } });
+    announce({ uuid: time.uuid, time });
+    return time;
+  },
+  /** Changes the fields sent; on a deleted entry this restores it (SPEC §5). */
+  async updateTime(uuid: string, object: Partial<TimeFields>) {
+    const time = await request<Time>('POST', `/times/${seg(uuid)}`, { body: { object } });
+    announce({ uuid: time.uuid, time });
+    return time;
+  },
+  async deleteTime(uuid: string) {
+    await request<undefined>('DELETE', `/times/${seg(uuid)}`);
+    announce({ uuid });
+  },
+
+  /** The caller's running timer, or null. */
+  async timer(): Promise<Timer | null> {
+    try {
+      return await request<Timer>('GET', '/timer');
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return null;
+      throw err;
+    }
+  },
+  startTimer: (object: {
+    project: string;
+    activities: string[];
+    notes: string | null;
+    date_worked?: string;
+  }) => request<Timer>('POST', '/timer', { body: { object } }),
+  async stopTimer(): Promise<Time> {
+    const time = await request<Time>('POST', '/timer/stop', { body: {} });
+    announce({ uuid: time.uuid, time });
+    return time;
+  },
+  discardTimer: () => request<undefined>('DELETE', '/timer'),
 };

@@ -1,31 +1,70 @@
-// Mounts the app: the session (api.ts), the router (router.ts), the header, the pages.
-// Signed out: the sign-in page. A session the server ended (expired token): the sign-in
-// dialog over the page, which stays as it was.
+// Mounts the app: the session (session.ts), the router (router.ts), the header with the
+// timer, the pages. Signed out: the sign-in page. A session the server ended (expired
+// or revoked token): the sign-in dialog over the page, which stays as it was, and what
+// was being saved is sent once the same user signs in again (api.ts). A server that
+// cannot be reached: a banner with Retry (connection.ts).
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, currentSession, onSessionChange, type Session } from './api';
+import { api } from './api';
 import { SignIn } from './auth/SignIn';
+import { useCatalog } from './base/catalog';
 import { Dialog } from './base/Dialog';
+import { onConnectionChange, retryNow } from './connection';
+import { Entries } from './entries/Entries';
+import { Profile } from './profile/Profile';
 import { onLinkClick, useLocation } from './router';
+import { currentSession, onSessionChange, type Session } from './session';
+import { Timer } from './timer/Timer';
 import { Timesheet } from './timesheet/Timesheet';
 import './app.css';
 
+const PAGES: { path: string; name: string }[] = [
+  { path: '/', name: 'Timesheet' },
+  { path: '/entries', name: 'Entries' },
+  { path: '/profile', name: 'Profile' },
+];
+
 function Header(props: { session: Session; path: string }) {
+  const { catalog } = useCatalog(props.session.username);
   return (
     <header class="top">
       <a href="/" class="brand" onClick={onLinkClick}>
         timetrack
       </a>
       <nav aria-label="Main">
-        <a href="/" onClick={onLinkClick} aria-current={props.path === '/' ? 'page' : undefined}>
-          Timesheet
-        </a>
+        {PAGES.map((p) => (
+          <a
+            key={p.path}
+            href={p.path}
+            onClick={onLinkClick}
+            aria-current={props.path === p.path ? 'page' : undefined}
+          >
+            {p.name}
+          </a>
+        ))}
       </nav>
+      <Timer catalog={catalog} />
       <span class="user">{props.session.username}</span>
       <button type="button" onClick={() => api.signOut()}>
         Sign out
       </button>
     </header>
+  );
+}
+
+function ConnectionBanner() {
+  const [lost, setLost] = useState(false);
+  useEffect(() => onConnectionChange(setLost), []);
+  if (!lost) return null;
+  return (
+    <div class="banner" role="alert">
+      <span>
+        The server cannot be reached. Nothing is lost: what you changed is sent when it is back.
+      </span>
+      <button type="button" class="primary" onClick={retryNow}>
+        Retry
+      </button>
+    </div>
   );
 }
 
@@ -42,45 +81,58 @@ function NotFound() {
   );
 }
 
+function Page(props: { session: Session; path: string; query: URLSearchParams }) {
+  const { username } = props.session;
+  switch (props.path) {
+    case '/':
+      return <Timesheet username={username} query={props.query} />;
+    case '/entries':
+      return <Entries username={username} query={props.query} />;
+    case '/profile':
+      return <Profile username={username} />;
+    default:
+      return <NotFound />;
+  }
+}
+
 function App() {
   const [session, setSession] = useState<Session | undefined>(currentSession);
-  const [expired, setExpired] = useState<Session | undefined>();
+  const [expired, setExpired] = useState<string | undefined>();
   const loc = useLocation();
   useEffect(
     () =>
       onSessionChange((next, wasExpired) => {
-        if (next) {
-          setSession(next);
-          setExpired(undefined);
-        } else if (wasExpired) {
-          setExpired(session ?? currentSession());
-        } else {
-          setSession(undefined);
-          setExpired(undefined);
+        if (wasExpired) {
+          setExpired(session?.username ?? '');
+          return;
         }
+        setExpired(undefined);
+        setSession(next);
       }),
     [session],
   );
 
   if (!session) {
     return (
-      <main class="center">
-        <SignIn />
-      </main>
+      <>
+        <ConnectionBanner />
+        <main class="center">
+          <SignIn />
+        </main>
+      </>
     );
   }
+  // Pages are keyed by the user, not the token: signing in again after an expired
+  // session keeps them (and what was typed) as they were.
   return (
     <>
       <Header session={session} path={loc.path} />
+      <ConnectionBanner />
       <main>
-        {loc.path === '/' ? (
-          <Timesheet key={session.token} username={session.username} query={loc.query} />
-        ) : (
-          <NotFound />
-        )}
+        <Page key={session.username} session={session} path={loc.path} query={loc.query} />
       </main>
       <Dialog open={expired !== undefined} label="Session expired">
-        <SignIn heading="Your session has ended: sign in again" username={expired?.username} />
+        <SignIn heading="Your session has ended: sign in again" username={expired} />
       </Dialog>
     </>
   );

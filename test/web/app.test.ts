@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { formatDuration } from '../../src/web/base/duration';
 import {
   createActivity,
   createProject,
@@ -203,7 +204,8 @@ describe('the web app in chromium', { skip }, () => {
     await page.context().close();
   });
 
-  it('does not overwrite a cell holding two entries', async () => {
+  it('opens a cell holding two entries as a list: edit one, delete the other', async () => {
+    const made: string[] = [];
     for (const duration of [600, 1200]) {
       const res = await server.api.post('/times', alice.token, {
         duration,
@@ -213,6 +215,7 @@ describe('the web app in chromium', { skip }, () => {
         date_worked: '2024-02-07',
       });
       assert.equal(res.status, 200, res.text);
+      made.push((res.body as { uuid: string }).uuid);
     }
     const page = await newPage(browser);
     await signIn(page, `${server.url}/?week=2024-W06`, alice.username, alice.password);
@@ -222,10 +225,65 @@ describe('the web app in chromium', { skip }, () => {
     assert.equal(await cell.inputValue(), '0:30');
     assert.equal(await cell.getAttribute('readonly'), '');
     await cell.press('Enter');
-    await page
-      .getByRole('alert')
-      .getByText(/2 entries here/)
-      .waitFor();
+    const list = page.getByRole('dialog', {
+      name: 'Entries of Ganeti Web Manager, Documentation, 2024-02-07',
+    });
+    await list.getByRole('button', { name: 'Edit entry 1 (0:10)' }).click();
+    await list.getByLabel('Notes').fill('release notes');
+    await list.getByRole('button', { name: 'Save entry' }).click();
+    await list.getByRole('button', { name: 'Delete entry 2 (0:20)' }).click();
+    await list
+      .getByRole('button', { name: 'Delete entry 2 (0:20)' })
+      .waitFor({ state: 'detached' });
+    await list.getByRole('button', { name: 'Close' }).click();
+    await list.waitFor({ state: 'hidden' });
+    // One entry left: the cell is a plain cell again.
+    const single = page.getByRole('textbox', {
+      name: 'Ganeti Web Manager, Documentation, Wed 2024-02-07',
+      exact: true,
+    });
+    assert.equal(await single.inputValue(), '0:10');
+    const first = (await server.api.get(`/times/${made[0]}`, alice.token)).body as any;
+    assert.equal(first.notes, 'release notes');
+    assert.equal((await server.api.get(`/times/${made[1]}`, alice.token)).status, 404);
+
+    // Shift+Enter opens a single entry's form: notes and issue URI live there.
+    await single.press('Shift+Enter');
+    const form = page.getByRole('dialog', { name: /^Entries of / });
+    await form.getByLabel('Issue URI').fill('https://example.org/gwm/7');
+    await form.getByRole('button', { name: 'Save entry' }).click();
+    await form.waitFor({ state: 'hidden' });
+    const now = (await server.api.get(`/times/${made[0]}`, alice.token)).body as any;
+    assert.deepEqual([now.notes, now.issue_uri], ['release notes', 'https://example.org/gwm/7']);
+    await page.context().close();
+  });
+
+  it('renders a week of 100 entries (time from data to screen logged)', async (t) => {
+    const busy = await createUser(server, { username: 'busy' });
+    await server.api.post('/projects/gwm', server.adminToken, {
+      users: { alice: { member: true }, busy: { member: true } },
+    });
+    const days = ['2024-04-01', '2024-04-02', '2024-04-03', '2024-04-04', '2024-04-05'];
+    for (let i = 0; i < 100; i++) {
+      const res = await server.api.post('/times', busy.token, {
+        duration: 60 * (i + 1),
+        user: 'busy',
+        project: 'gwm',
+        activities: [i % 2 ? 'dev' : 'docs'],
+        date_worked: days[i % 5],
+      });
+      assert.equal(res.status, 200, res.text);
+    }
+    const page = await newPage(browser);
+    await signIn(page, `${server.url}/?week=2024-W14`, busy.username, busy.password);
+    await page.getByRole('table').waitFor();
+    const ms = await page.evaluate(
+      () => performance.getEntriesByName('timesheet-render')[0]?.duration ?? -1,
+    );
+    assert.ok(ms >= 0, 'the timesheet measured its render');
+    t.diagnostic(`a week of 100 entries rendered ${ms.toFixed(1)} ms after the data arrived`);
+    // 100 entries, 20 a day in two rows: the week's total is 1+2+…+100 minutes.
+    assert.equal(await page.locator('.week-total').textContent(), formatDuration(5050 * 60));
     await page.context().close();
   });
 
@@ -248,15 +306,50 @@ describe('the web app in chromium', { skip }, () => {
     await page.context().close();
   });
 
-  it('has no serious accessibility violations (axe-core)', async () => {
+  it('has no serious accessibility violations on any page or dialog (axe-core)', async () => {
     // CSP forbids the injected axe script: this page alone bypasses it.
     const page = await newPage(browser, { bypassCSP: true });
     await page.goto(server.url);
     await page.getByRole('button', { name: 'Log in' }).waitFor();
     assert.deepEqual(await axeViolations(page), [], 'sign-in page');
-    await signIn(page, `${server.url}/?week=2024-W05`, alice.username, alice.password);
+    await signIn(page, `${server.url}/?week=2024-W06`, alice.username, alice.password);
     await page.getByRole('table').waitFor();
     assert.deepEqual(await axeViolations(page), [], 'timesheet');
+    await page.getByRole('textbox', { name: /Documentation, Wed 2024-02-07/ }).press('Shift+Enter');
+    await page.getByRole('dialog', { name: /^Entries of / }).waitFor();
+    assert.deepEqual(await axeViolations(page), [], 'an entry’s form');
+    await page.keyboard.press('Escape');
+    await page
+      .getByRole('region', { name: 'Timer' })
+      .getByRole('button', { name: 'Start timer' })
+      .click();
+    await page.getByRole('dialog', { name: 'Start the timer' }).getByLabel('Notes').waitFor();
+    assert.deepEqual(await axeViolations(page), [], 'the timer’s start form');
+    await page
+      .getByRole('dialog', { name: 'Start the timer' })
+      .getByRole('button', { name: 'Start' })
+      .click();
+    await page.getByRole('button', { name: 'Stop timer' }).waitFor();
+    assert.deepEqual(await axeViolations(page), [], 'a running timer');
+    await page.getByRole('link', { name: 'Entries' }).click();
+    await page.getByText(/^Entries 1–/).waitFor();
+    assert.deepEqual(await axeViolations(page), [], 'entries');
+    await page
+      .getByRole('button', { name: /^History of / })
+      .first()
+      .click();
+    await page.getByRole('dialog', { name: 'Entry history' }).locator('tbody tr').first().waitFor();
+    assert.deepEqual(await axeViolations(page), [], 'an entry’s history');
+    await page.keyboard.press('Escape');
+    await page.getByRole('link', { name: 'Profile' }).click();
+    await page.getByLabel('Display name').waitFor();
+    assert.deepEqual(await axeViolations(page), [], 'profile');
+    await page.getByRole('button', { name: 'Discard' }).click();
+    await page
+      .getByRole('dialog', { name: 'Discard the timer?' })
+      .getByRole('button', { name: 'Discard' })
+      .click();
+    await page.getByRole('button', { name: 'Start timer' }).waitFor();
     await page.context().close();
   });
 
@@ -269,6 +362,17 @@ describe('the web app in chromium', { skip }, () => {
       return { scroll: root.scrollWidth, client: root.clientWidth };
     });
     assert.ok(scroll <= client, `page is ${scroll} px wide in a ${client} px window`);
+    for (const [link, ready] of [
+      ['Entries', page.getByText(/^Entries 1–/)],
+      ['Profile', page.getByLabel('Display name')],
+    ] as const) {
+      await page.getByRole('link', { name: link }).click();
+      await ready.waitFor();
+      const wide = await page.evaluate(
+        () => (globalThis as any).document.documentElement.scrollWidth,
+      );
+      assert.ok(wide <= client, `${link} is ${wide} px wide in a ${client} px window`);
+    }
     await page.context().close();
   });
 });

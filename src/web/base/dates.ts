@@ -53,3 +53,9 @@ export function shiftWeek(week: IsoWeek, by: number): IsoWeek {
   const monday = daysOfWeek(week)[0] as string;
   return isoWeekOf(toIsoDate(new Date(fromIsoDate(monday).getTime() + by * 7 * DAY_MS)));
 }
+
+/** Today in the browser's time zone, as `YYYY-MM-DD` (the day the user is living). */
+export function today(): string {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}

@@ -4,6 +4,7 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import type { Activity, Project } from '../api';
 
 export function AddRow(props: {
+  loading: boolean;
   projects: Project[];
   activities: Activity[];
   onAdd: (project: Project, activity: string | undefined) => void;
@@ -17,6 +18,7 @@ export function AddRow(props: {
     setActivity(project?.default_activity ?? props.activities[0]?.slug ?? '');
   }, [project?.uuid, props.activities.length]);
 
+  if (props.loading) return null;
   if (props.projects.length === 0) {
     return <p class="muted">You are not a member of any project yet: a manager can add you.</p>;
   }

@@ -1,6 +1,8 @@
 // One day of one row: a text input showing h:mm. Enter saves, Escape puts back what is
 // saved, leaving a changed cell saves it; arrows move between cells (left/right when
-// the caret is at the edge or all is selected). Several entries: shown, not editable.
+// the caret is at the edge or all is selected). Shift+Enter (or the ⋯ button) opens
+// the day's entries (notes, issue URI); a cell holding several entries is not one
+// number to edit, so Enter and a click open them as a list too.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Time } from '../api';
 import { formatDuration, parseDuration } from '../base/duration';
@@ -19,6 +21,7 @@ export function Cell(props: {
   label: string;
   entries: Time[];
   onSave: (seconds: number | null) => Promise<string | undefined>;
+  onOpen: () => void;
 }) {
   const total = props.entries.reduce((n, t) => n + t.duration, 0);
   const shown = props.entries.length ? formatDuration(total) : '';
@@ -29,8 +32,11 @@ export function Cell(props: {
 
   useEffect(() => setText(shown), [shown]);
 
+  // One save at a time: a save waiting for the network (or a new sign-in) is not sent
+  // twice when focus leaves the cell, e.g. for the banner's Retry.
+  const saving = useRef(false);
   const commit = async () => {
-    if (several) return;
+    if (several || saving.current) return;
     if (text.trim() === shown) {
       setProblem(undefined);
       setText(shown);
@@ -41,7 +47,12 @@ export function Cell(props: {
       setProblem(parsed.message);
       return;
     }
-    setProblem(await props.onSave(parsed.seconds));
+    saving.current = true;
+    try {
+      setProblem(await props.onSave(parsed.seconds));
+    } finally {
+      saving.current = false;
+    }
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -50,9 +61,8 @@ export function Cell(props: {
     const { row, col } = props;
     if (e.key === 'Enter') {
       e.preventDefault();
-      if (several) {
-        setProblem(`${props.entries.length} entries here: not changed from the timesheet`);
-      } else void commit();
+      if (several || (e.shiftKey && props.entries.length)) props.onOpen();
+      else void commit();
     } else if (e.key === 'Escape') {
       e.preventDefault();
       setText(shown);
@@ -85,8 +95,9 @@ export function Cell(props: {
         autoComplete="off"
         spellcheck={false}
         readOnly={several}
-        title={several ? `${props.entries.length} entries: edit them one by one` : undefined}
+        title={several ? `${props.entries.length} entries: Enter lists them` : undefined}
         value={text}
+        onClick={several ? props.onOpen : undefined}
         onFocus={(e) => e.currentTarget.select()}
         onInput={(e) => setText(e.currentTarget.value)}
         onKeyDown={onKeyDown}
@@ -94,6 +105,18 @@ export function Cell(props: {
           if (!several && text.trim() !== shown) void commit();
         }}
       />
+      {props.entries.length > 0 && (
+        <button
+          type="button"
+          class="open"
+          tabIndex={-1}
+          aria-label={`Entries of ${props.label}`}
+          title="Notes, issue URI, entries (Shift+Enter)"
+          onClick={props.onOpen}
+        >
+          ⋯
+        </button>
+      )}
       {problem && (
         <span id={describedBy} class="problem" role="alert">
           {problem}

@@ -1,10 +1,12 @@
 // The week timesheet (the home page): one row per (project, activities), Monday to
 // Sunday, with day, row and week totals. A cell saves on Enter (or when focus leaves it
 // changed): a new entry, the one entry updated, or deleted when emptied. A cell holding
-// several entries is not edited here: the grid cannot know which one was meant.
-// The week shown lives in the URL (?week=2024-W05).
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import { type Activity, ApiError, api, type Project, type Time } from '../api';
+// several entries opens them as a list (DayEntries) instead of guessing which was meant.
+// The week shown lives in the URL (?week=2024-W05). Changes made elsewhere (the timer,
+// an entry's dialog) arrive through api.onTimeChange.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, errorText, onTimeChange, type Time } from '../api';
+import { activityName, memberProjects, projectOf, useCatalog } from '../base/catalog';
 import {
   daysOfWeek,
   formatWeek,
@@ -12,11 +14,14 @@ import {
   isoWeekOf,
   parseWeek,
   shiftWeek,
+  today,
 } from '../base/dates';
 import { formatDuration } from '../base/duration';
+import { ScrollBox } from '../base/ScrollBox';
 import { navigate, onLinkClick } from '../router';
 import { AddRow } from './AddRow';
 import { Cell } from './Cell';
+import { DayEntries } from './DayEntries';
 
 export interface Row {
   key: string;
@@ -29,51 +34,65 @@ export interface Row {
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
-function today(): string {
-  const d = new Date();
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
-
 const sameUser = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
-export function memberProjects(projects: Project[], username: string): Project[] {
-  return projects.filter((p) =>
-    Object.entries(p.users).some(([name, roles]) => sameUser(name, username) && roles.member),
-  );
-}
 
 export function Timesheet(props: { username: string; query: URLSearchParams }) {
   const thisWeek = isoWeekOf(today());
   const week: IsoWeek = parseWeek(props.query.get('week')) ?? thisWeek;
   const weekText = formatWeek(week);
   const days = daysOfWeek(week);
-  const [projects, setProjects] = useState<Project[]>([]);
-  const [activities, setActivities] = useState<Activity[]>([]);
+  const { catalog, error: catalogError } = useCatalog(props.username);
+  const projects = catalog?.projects ?? [];
+  const activities = catalog?.activities ?? [];
   const [times, setTimes] = useState<Time[] | undefined>();
   const [added, setAdded] = useState<Row[]>([]);
   const [status, setStatus] = useState('');
   const [error, setError] = useState<string | undefined>();
-
-  useEffect(() => {
-    api.projectsOf(props.username).then(setProjects, (e: ApiError) => setError(e.text));
-    api.activities().then(setActivities, (e: ApiError) => setError(e.text));
-  }, [props.username]);
+  const [open, setOpen] = useState<{ row: Row; date: string } | undefined>();
+  const arrived = useRef<number | undefined>();
 
   useEffect(() => {
     setTimes(undefined);
-    const first = days[0] as string;
-    const last = days[6] as string;
-    api
-      .times({ user: props.username, start: first, end: last })
-      .then(setTimes, (e: ApiError) => setError(e.text));
+    let live = true;
+    api.times({ user: [props.username], start: days[0], end: days[6] }).then(
+      (list) => {
+        if (!live) return;
+        arrived.current = performance.now();
+        setTimes(list);
+      },
+      (err) => live && setError(errorText(err)),
+    );
+    // Any change of an entry, made here or elsewhere: keep it if it belongs on this page.
+    const stop = onTimeChange(({ uuid, time }) => {
+      const shown =
+        time &&
+        !time.deleted_at &&
+        sameUser(time.user, props.username) &&
+        days.includes(time.date_worked);
+      // In place, so a cell's entries keep their order as they change.
+      setTimes((list) => {
+        if (!list) return list;
+        if (!list.some((t) => t.uuid === uuid)) return shown ? [...list, time] : list;
+        return shown
+          ? list.map((t) => (t.uuid === uuid ? time : t))
+          : list.filter((t) => t.uuid !== uuid);
+      });
+    });
+    return () => {
+      live = false;
+      stop();
+    };
   }, [props.username, weekText]);
 
-  const projectOf = (slugs: string[]) =>
-    projects.find((p) => p.slugs.some((s) => slugs.includes(s)));
-  const activityName = (slug: string) => activities.find((a) => a.slug === slug)?.name ?? slug;
+  // How long the grid took from the data's arrival to the screen (the browser tests log it).
+  useLayoutEffect(() => {
+    if (arrived.current === undefined || !times) return;
+    performance.measure('timesheet-render', { start: arrived.current });
+    arrived.current = undefined;
+  }, [times]);
 
   const rowFor = (projectSlugs: string[], acts: string[]): Row => {
-    const project = projectOf(projectSlugs);
+    const project = projectOf(projects, projectSlugs);
     const sorted = [...acts].sort();
     const slug = project?.slugs[0] ?? (projectSlugs[0] as string);
     return {
@@ -81,7 +100,7 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
       project: slug,
       projectName: project?.name ?? slug,
       activities: sorted,
-      activityNames: sorted.map(activityName).join(', ') || 'no activity',
+      activityNames: sorted.map((a) => activityName(activities, a)).join(', ') || 'no activity',
     };
   };
 
@@ -111,7 +130,7 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
       }
     }
     return { rows, cells };
-  }, [times, added, projects, activities]);
+  }, [times, added, catalog]);
 
   const entriesAt = (row: Row, date: string) => cells.get(`${row.key}@${date}`) ?? [];
   const sum = (list: Time[]) => list.reduce((n, t) => n + t.duration, 0);
@@ -126,29 +145,23 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
     const where = `${row.projectName}, ${row.activityNames}, ${date}`;
     setError(undefined);
     try {
-      if (entries.length > 1) {
-        return `${where} holds ${entries.length} entries: the timesheet does not merge them`;
-      }
       const [entry] = entries;
       if (!entry) {
         if (seconds === null || seconds === 0) return undefined;
         setStatus(`Saving ${where}…`);
-        const created = await api.createTime({
+        await api.createTime({
           duration: seconds,
           user: props.username,
           project: row.project,
           activities: row.activities,
           date_worked: date,
         });
-        setTimes((list) => [...(list ?? []), created]);
       } else if (seconds === null || seconds === 0) {
         setStatus(`Deleting ${where}…`);
         await api.deleteTime(entry.uuid);
-        setTimes((list) => (list ?? []).filter((t) => t.uuid !== entry.uuid));
       } else if (seconds !== entry.duration) {
         setStatus(`Saving ${where}…`);
-        const updated = await api.updateTime(entry.uuid, { duration: seconds });
-        setTimes((list) => (list ?? []).map((t) => (t.uuid === entry.uuid ? updated : t)));
+        await api.updateTime(entry.uuid, { duration: seconds });
       } else {
         return undefined;
       }
@@ -156,7 +169,7 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
       return undefined;
     } catch (err) {
       setStatus('');
-      const text = err instanceof ApiError ? err.text : String(err);
+      const text = errorText(err);
       setError(`${where}: ${text}`);
       return text;
     }
@@ -190,15 +203,15 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
       <p class="status" role="status">
         {status}
       </p>
-      {error && (
+      {(error ?? catalogError) && (
         <p class="error" role="alert">
-          {error}
+          {error ?? catalogError}
         </p>
       )}
       {times === undefined ? (
         <p>Loading…</p>
       ) : (
-        <div class="grid-scroll">
+        <ScrollBox label="Timesheet" class="grid-scroll">
           <table class="grid">
             <caption>
               Hours of {props.username}, {range}
@@ -236,6 +249,7 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
                         label={`${row.projectName}, ${row.activityNames}, ${WEEKDAYS[c]} ${d}`}
                         entries={entriesAt(row, d)}
                         onSave={(seconds) => save(row, d, seconds)}
+                        onOpen={() => setOpen({ row, date: d })}
                       />
                     </td>
                   ))}
@@ -260,9 +274,22 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
               </tr>
             </tfoot>
           </table>
-        </div>
+        </ScrollBox>
+      )}
+      <p class="hint muted">
+        Type 1:30, 1.5, 1h30 or 90 (minutes); Enter saves, Escape undoes, arrows move. Shift+Enter
+        or ⋯ opens a day’s entries for notes and issue links.
+      </p>
+      {open && catalog && (
+        <DayEntries
+          label={`${open.row.projectName}, ${open.row.activityNames}, ${open.date}`}
+          entries={entriesAt(open.row, open.date)}
+          catalog={catalog}
+          onClose={() => setOpen(undefined)}
+        />
       )}
       <AddRow
+        loading={!catalog}
         projects={memberProjects(projects, props.username)}
         activities={activities}
         onAdd={(project, activity) => {

@@ -1,0 +1,80 @@
+// What every page looks names up in: the projects, the activities and the signed-in
+// user (flags, for what to offer). Loaded once per session and shared, so the header's
+// timer, the timesheet and the entries page make one request each, not three.
+import { useEffect, useState } from 'preact/hooks';
+import { type Activity, api, errorText, type Project, type User } from '../api';
+import { onSessionChange } from '../session';
+
+export interface Catalog {
+  projects: Project[];
+  activities: Activity[];
+  me: User;
+}
+
+let loading: { username: string; promise: Promise<Catalog> } | undefined;
+
+onSessionChange((next) => {
+  if (!next || next.username !== loading?.username) loading = undefined;
+});
+
+function load(username: string): Promise<Catalog> {
+  if (loading?.username !== username) {
+    const promise = Promise.all([api.projects(), api.activities(), api.user(username)]).then(
+      ([projects, activities, me]) => ({ projects, activities, me }),
+    );
+    promise.catch(() => {
+      if (loading?.promise === promise) loading = undefined;
+    });
+    loading = { username, promise };
+  }
+  return loading.promise;
+}
+
+/** Forgets the catalog, e.g. after the profile changed the user. */
+export function reloadCatalog(): void {
+  loading = undefined;
+}
+
+/** The catalog of `username`'s session; undefined while loading. */
+export function useCatalog(username: string): { catalog?: Catalog; error?: string } {
+  const [state, setState] = useState<{ catalog?: Catalog; error?: string }>({});
+  useEffect(() => {
+    let live = true;
+    load(username).then(
+      (catalog) => live && setState({ catalog }),
+      (err) => live && setState({ error: errorText(err) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [username]);
+  return state;
+}
+
+const sameUser = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** Projects where `username` may log time: those they are a member of (SPEC §3). */
+export function memberProjects(projects: Project[], username: string): Project[] {
+  return projects.filter(
+    (p) =>
+      !p.deleted_at &&
+      Object.entries(p.users).some(([name, roles]) => sameUser(name, username) && roles.member),
+  );
+}
+
+/** The project a time shows (by any of its slugs). */
+export function projectOf(projects: Project[], slugs: string[]): Project | undefined {
+  return projects.find((p) => p.slugs.some((s) => slugs.includes(s)));
+}
+
+export function activityName(activities: Activity[], slug: string): string {
+  return activities.find((a) => a.slug === slug)?.name ?? slug;
+}
+
+/** What the signed-in user may do with a time (SPEC §3), to offer only that. */
+export function mayEdit(me: User, owner: string): boolean {
+  return me.site_admin || sameUser(me.username, owner);
+}
+export function mayDelete(me: User, owner: string): boolean {
+  return me.site_admin || me.site_manager || sameUser(me.username, owner);
+}

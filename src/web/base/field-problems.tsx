@@ -1,0 +1,46 @@
+// A form's problems, each shown next to its field: which field a server refusal names
+// (SPEC §7 texts name it: `Field duration of time should be …`, `The time does not
+// contain a valid project reference`, `The timer is missing a project`), and the text
+// under the field, tied to it for screen readers (aria-describedby, aria-invalid).
+// `form` is the key of a problem that names no field.
+
+export type Problems = Record<string, string>;
+
+/** The API field a refusal names, if it names one of `fields`. */
+export function fieldOf(text: string, fields: readonly string[]): string | undefined {
+  const named =
+    /^Field (\w+) of /.exec(text)?.[1] ??
+    /valid (\w+) reference/.exec(text)?.[1] ??
+    /is missing an? (\w+)/.exec(text)?.[1];
+  if (!named) return undefined;
+  if (fields.includes(named)) return named;
+  const plural = `${named.replace(/y$/, 'ie')}s`;
+  return fields.includes(plural) ? plural : undefined;
+}
+
+/** The problems of a refusal: under its field when it names one of `fields`. */
+export function problemsOf(text: string, fields: readonly string[]): Problems {
+  return { [fieldOf(text, fields) ?? 'form']: text };
+}
+
+/** The attributes of a field with a problem. */
+export function problemProps(id: string, field: string, problems: Problems) {
+  return problems[field]
+    ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}-problem` }
+    : {};
+}
+
+/** The text of a field's problem (or of the form's, for `form`), if any. */
+export function Problem(props: { id: string; field: string; problems: Problems }) {
+  const text = props.problems[props.field];
+  if (!text) return null;
+  return (
+    <p
+      id={`${props.id}-${props.field}-problem`}
+      class={props.field === 'form' ? 'error' : 'field-error'}
+      role="alert"
+    >
+      {text}
+    </p>
+  );
+}

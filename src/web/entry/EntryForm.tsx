@@ -1,0 +1,147 @@
+// One time entry's form: date, duration, project, activities, notes, issue URI. Sends
+// only what changed (POST /v0/times/:uuid); a refusal is shown next to the field it
+// names, anything else above the buttons. Used from the timesheet (a cell's entries)
+// and the entries page.
+import { useId, useState } from 'preact/hooks';
+import { api, errorText, type Time, type TimeFields } from '../api';
+import { type Catalog, memberProjects, projectOf } from '../base/catalog';
+import { formatDuration, parseDuration } from '../base/duration';
+import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+
+const FIELDS = ['date_worked', 'duration', 'project', 'activities', 'notes', 'issue_uri'] as const;
+
+export function EntryForm(props: {
+  time: Time;
+  catalog: Catalog;
+  onSaved: (time: Time) => void;
+  onCancel: () => void;
+}) {
+  const id = useId();
+  const { time, catalog } = props;
+  const current = projectOf(catalog.projects, time.project);
+  const choices = memberProjects(catalog.projects, time.user);
+  if (current && !choices.includes(current)) choices.unshift(current);
+  const [date, setDate] = useState(time.date_worked);
+  const [duration, setDuration] = useState(formatDuration(time.duration));
+  const [project, setProject] = useState(current?.slugs[0] ?? time.project[0] ?? '');
+  const [activities, setActivities] = useState<string[]>(time.activities);
+  const [notes, setNotes] = useState(time.notes ?? '');
+  const [issue, setIssue] = useState(time.issue_uri ?? '');
+  const [problems, setProblems] = useState<Problems>({});
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const parsed = parseDuration(duration);
+    if (!parsed.ok || parsed.seconds === null) {
+      setProblems({
+        duration: parsed.ok ? 'Type a duration; delete the entry to remove it' : parsed.message,
+      });
+      return;
+    }
+    const changes: Partial<TimeFields> = {};
+    if (date !== time.date_worked) changes.date_worked = date;
+    if (parsed.seconds !== time.duration) changes.duration = parsed.seconds;
+    if (!time.project.includes(project)) changes.project = project;
+    if ([...activities].sort().join() !== [...time.activities].sort().join()) {
+      changes.activities = activities;
+    }
+    if ((notes.trim() || null) !== time.notes) changes.notes = notes.trim() || null;
+    if ((issue.trim() || null) !== time.issue_uri) changes.issue_uri = issue.trim() || null;
+    setBusy(true);
+    setProblems({});
+    try {
+      props.onSaved(Object.keys(changes).length ? await api.updateTime(time.uuid, changes) : time);
+    } catch (err) {
+      setProblems(problemsOf(errorText(err), FIELDS));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="entry-form" onSubmit={submit} noValidate>
+      <div class="fields">
+        <label for={`${id}-date`}>Date</label>
+        <input
+          id={`${id}-date`}
+          type="date"
+          required
+          value={date}
+          onInput={(e) => setDate(e.currentTarget.value)}
+          {...problemProps(id, 'date_worked', problems)}
+        />
+        <Problem id={id} field="date_worked" problems={problems} />
+        <label for={`${id}-duration`}>Duration</label>
+        <input
+          id={`${id}-duration`}
+          autoComplete="off"
+          value={duration}
+          onInput={(e) => setDuration(e.currentTarget.value)}
+          {...problemProps(id, 'duration', problems)}
+        />
+        <Problem id={id} field="duration" problems={problems} />
+        <label for={`${id}-project`}>Project</label>
+        <select
+          id={`${id}-project`}
+          value={project}
+          onChange={(e) => setProject(e.currentTarget.value)}
+          {...problemProps(id, 'project', problems)}
+        >
+          {choices.map((p) => (
+            <option key={p.uuid} value={p.slugs[0]}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+        <Problem id={id} field="project" problems={problems} />
+        <fieldset class="checks" {...problemProps(id, 'activities', problems)}>
+          <legend>Activities</legend>
+          {catalog.activities.map((a) => (
+            <label key={a.uuid}>
+              <input
+                type="checkbox"
+                checked={activities.includes(a.slug)}
+                onChange={(e) =>
+                  setActivities((list) =>
+                    e.currentTarget.checked ? [...list, a.slug] : list.filter((s) => s !== a.slug),
+                  )
+                }
+              />
+              {a.name}
+            </label>
+          ))}
+        </fieldset>
+        <Problem id={id} field="activities" problems={problems} />
+        <label for={`${id}-notes`}>Notes</label>
+        <textarea
+          id={`${id}-notes`}
+          rows={3}
+          value={notes}
+          onInput={(e) => setNotes(e.currentTarget.value)}
+          {...problemProps(id, 'notes', problems)}
+        />
+        <Problem id={id} field="notes" problems={problems} />
+        <label for={`${id}-issue`}>Issue URI</label>
+        <input
+          id={`${id}-issue`}
+          type="url"
+          inputMode="url"
+          placeholder="https://…"
+          value={issue}
+          onInput={(e) => setIssue(e.currentTarget.value)}
+          {...problemProps(id, 'issue_uri', problems)}
+        />
+        <Problem id={id} field="issue_uri" problems={problems} />
+      </div>
+      <Problem id={id} field="form" problems={problems} />
+      <div class="actions">
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button type="submit" class="primary" disabled={busy}>
+          Save entry
+        </button>
+      </div>
+    </form>
+  );
+}

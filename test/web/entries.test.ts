@@ -1,0 +1,207 @@
+// The web app's entries and profile pages in a real browser: filters and pages of 50,
+// edit with a field error in place, delete, restore, history; a plain user never sees
+// another's entries; the profile's details and password. See test/web/browser.ts.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { ensureWebAssets, launchBrowser, newPage, pageErrors, signIn, skipReason } from './browser';
+
+const skip = skipReason();
+if (skip) console.log(`# skipping the browser tests: ${skip}`);
+
+describe('the web app: entries and profile', { skip }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let alice: TestUser;
+  let bob: TestUser;
+
+  const book = async (user: TestUser, date: string, minutes: number, notes?: string) => {
+    const res = await server.api.post('/times', user.token, {
+      duration: minutes * 60,
+      user: user.username,
+      project: 'gwm',
+      activities: ['dev'],
+      date_worked: date,
+      ...(notes ? { notes } : {}),
+    });
+    assert.equal(res.status, 200, res.text);
+    return res.body as { uuid: string };
+  };
+
+  before(async () => {
+    ensureWebAssets();
+    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+    alice = await createUser(server, { username: 'alice' });
+    bob = await createUser(server, { username: 'bob', display_name: 'Bob Builder' });
+    await createActivity(server, { slug: 'dev', name: 'Development' });
+    await createActivity(server, { slug: 'docs', name: 'Documentation' });
+    await createProject(server, {
+      name: 'Ganeti Web Manager',
+      slugs: ['gwm'],
+      default_activity: 'dev',
+      users: { alice: { member: true }, bob: { member: true } },
+    });
+    // 60 of alice's entries in January 2024 (so two pages), one of bob's.
+    for (let i = 0; i < 60; i++) {
+      await book(alice, `2024-01-${String((i % 28) + 1).padStart(2, '0')}`, 30 + i, `task ${i}`);
+    }
+    await book(bob, '2024-01-15', 90, 'bob’s secret work');
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('lists one’s entries 50 to a page, most recently changed first, with filters', async () => {
+    const page = await newPage(browser);
+    await signIn(page, `${server.url}/entries`, alice.username, alice.password);
+    await page.getByText('Entries 1–50 of 60, most recently changed first').waitFor();
+    const rows = page.locator('table.list tbody tr');
+    assert.equal(await rows.count(), 50);
+    assert.match((await rows.first().textContent()) ?? '', /task 59/);
+    await page.getByRole('button', { name: 'Older ›' }).click();
+    await page.getByText('Entries 51–60 of 60').waitFor();
+    assert.equal(await rows.count(), 10);
+    assert.match((await rows.last().textContent()) ?? '', /task 0(?!\d)/);
+    assert.match(page.url(), /page=2/);
+
+    // A date range: 2024-01-01..02 holds entries 0, 1, 28, 29, 56, 57.
+    await page.getByLabel('From', { exact: true }).fill('2024-01-01');
+    await page.getByLabel('To', { exact: true }).fill('2024-01-02');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('Entries 1–6 of 6').waitFor();
+    assert.match(page.url(), /start=2024-01-01&end=2024-01-02/);
+    assert.doesNotMatch(page.url(), /page=/);
+    await page.getByLabel('Activity').selectOption('docs');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('No entries match.').waitFor();
+    await page.context().close();
+  });
+
+  it('never shows a plain user another user’s entries', async () => {
+    const page = await newPage(browser);
+    await signIn(page, `${server.url}/entries?user=*`, alice.username, alice.password);
+    await page.getByText('Entries 1–50 of 60').waitFor();
+    assert.equal(await page.getByText('bob’s secret work').count(), 0);
+    // Asking for bob's by the URL: the API filters silently, so nothing.
+    await page.goto(`${server.url}/entries?user=bob`);
+    await page.getByText('No entries match.').waitFor();
+    // The timesheet shows only her own week, too.
+    await page.goto(`${server.url}/?week=2024-W03`);
+    await page.getByRole('table').waitFor();
+    assert.equal(await page.getByText('bob').count(), 0);
+    await page.context().close();
+  });
+
+  it('edits an entry, shows a refusal next to its field, deletes, restores, shows history', async () => {
+    const entry = await book(alice, '2023-12-31', 60, 'year end');
+    const page = await newPage(browser);
+    await signIn(
+      page,
+      `${server.url}/entries?start=2023-12-31&end=2023-12-31`,
+      alice.username,
+      alice.password,
+    );
+    await page.getByText('Entries 1–1 of 1').waitFor();
+    await page.getByRole('button', { name: 'Edit entry of 2023-12-31, 1:00' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit entry' });
+    await dialog.getByLabel('Duration').fill('1:45');
+    await dialog.getByLabel('Notes').fill('year end, done');
+    await dialog.getByLabel('Issue URI').fill('ftp://example.org/1');
+    await dialog.getByRole('button', { name: 'Save entry' }).click();
+    // The server's own text, tied to the field.
+    const refused = await server.api.post(`/times/${entry.uuid}`, alice.token, {
+      issue_uri: 'ftp://example.org/1',
+    });
+    const text = (refused.body as { text: string }).text;
+    const field = dialog.getByLabel('Issue URI');
+    await dialog.getByText(text, { exact: true }).waitFor();
+    assert.equal(await field.getAttribute('aria-invalid'), 'true');
+    await field.fill('https://example.org/issues/1');
+    await dialog.getByRole('button', { name: 'Save entry' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const saved = (await server.api.get(`/times/${entry.uuid}`, alice.token)).body as any;
+    assert.deepEqual(
+      [saved.duration, saved.notes, saved.issue_uri, saved.revision],
+      [6300, 'year end, done', 'https://example.org/issues/1', 2],
+    );
+
+    await page.getByRole('button', { name: 'Delete entry of 2023-12-31, 1:45' }).click();
+    await page.getByText('No entries match.').waitFor();
+    assert.equal((await server.api.get(`/times/${entry.uuid}`, alice.token)).status, 404);
+    await page.getByLabel('Deleted too').check();
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('deleted', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Restore entry of 2023-12-31, 1:45' }).click();
+    await page.getByRole('status').getByText('Restored the entry of 2023-12-31, 1:45').waitFor();
+    const restored = (await server.api.get(`/times/${entry.uuid}`, alice.token)).body as any;
+    assert.deepEqual([restored.deleted_at, restored.revision], [null, 3]);
+
+    await page.getByRole('button', { name: 'History of entry of 2023-12-31, 1:45' }).click();
+    const history = page.getByRole('dialog', { name: 'Entry history' });
+    const rows = history.locator('tbody tr');
+    await rows.nth(2).waitFor();
+    const cells = async (i: number) =>
+      (await rows.nth(i).locator('th, td').allTextContents()).slice(0, 5);
+    assert.equal(await rows.count(), 3);
+    assert.deepEqual(
+      (await cells(0)).filter((_, i) => i !== 1),
+      ['3', 'alice', '2023-12-31', '1:45'],
+    );
+    assert.deepEqual(
+      (await cells(2)).filter((_, i) => i !== 1),
+      ['1', 'alice', '2023-12-31', '1:00'],
+    );
+    await history.getByRole('button', { name: 'Close' }).click();
+    await page.context().close();
+  });
+
+  it('saves the profile’s details and changes the password', async () => {
+    const dave = await createUser(server, { username: 'dave' });
+    const page = await newPage(browser);
+    await signIn(page, `${server.url}/profile`, dave.username, dave.password);
+    await page.getByLabel('Display name').fill('Dave Example');
+    await page.getByLabel('Email').fill('not an email');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    const refusal = page.getByText(/Field email of user should be/);
+    await refusal.waitFor();
+    assert.equal(await page.getByLabel('Email').getAttribute('aria-invalid'), 'true');
+    await page.getByLabel('Email').fill('dave@example.org');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByRole('status').getByText('Profile saved').waitFor();
+    const user = (await server.api.get('/users/dave', dave.token)).body as any;
+    assert.deepEqual([user.display_name, user.email], ['Dave Example', 'dave@example.org']);
+
+    await page.getByLabel('Current password').fill('wrong');
+    await page.getByLabel('New password', { exact: true }).fill('correct horse battery');
+    await page.getByLabel('Repeat the new password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Invalid username or password').waitFor();
+    await page.getByLabel('Current password').fill(dave.password);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/Password changed/)
+      .waitFor();
+    // The old password no longer logs in, the new one does; this page's session goes on.
+    assert.equal(
+      (
+        await server.api.raw('/v0/login', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            auth: { type: 'password', username: 'dave', password: dave.password },
+          }),
+        })
+      ).status,
+      401,
+    );
+    assert.ok(await server.api.login('dave', 'correct horse battery'));
+    await page.getByRole('link', { name: 'Entries' }).click();
+    await page.getByText('No entries match.').waitFor();
+    await page.context().close();
+  });
+});
