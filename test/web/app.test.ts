@@ -355,8 +355,15 @@ describe('the web app in chromium', { skip }, () => {
 
   it('fits a 360 px screen without horizontal page overflow', async () => {
     const page = await newPage(browser, { viewport: { width: 360, height: 740 } });
+    // With a timer running on a long project name, the header's widest state.
+    const started = await server.api.post('/timer', alice.token, {
+      project: 'gwm',
+      notes: 'A note long enough to need cutting short on a phone',
+    });
+    assert.equal(started.status, 200, started.text);
     await signIn(page, `${server.url}/?week=2024-W05`, alice.username, alice.password);
     await page.getByRole('table').waitFor();
+    await page.getByRole('button', { name: 'Stop timer' }).waitFor();
     const { scroll, client } = await page.evaluate(() => {
       const root = (globalThis as any).document.documentElement;
       return { scroll: root.scrollWidth, client: root.clientWidth };
@@ -373,6 +380,7 @@ describe('the web app in chromium', { skip }, () => {
       );
       assert.ok(wide <= client, `${link} is ${wide} px wide in a ${client} px window`);
     }
+    assert.equal((await server.api.del('/timer', alice.token)).status, 200);
     await page.context().close();
   });
 });

@@ -1,6 +1,8 @@
 // npm run screenshots: PNGs of the real app with demo data, for the docs and for a look
-// at what the tests cannot judge. Writes docs/screenshots/{signin,timesheet}-{desktop,360}.png
-// (and a dark timesheet). Needs chromium, like the browser tests.
+// at what the tests cannot judge. Writes docs/screenshots/<page>-{desktop,360}.png for
+// the sign-in, timesheet (with the timer running), a cell's entries, the entries page,
+// an entry's history and the profile, and a dark timesheet. Needs chromium, like the
+// browser tests.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createActivity, createProject, createUser } from '../helpers/factories';
@@ -42,15 +44,23 @@ async function main() {
       default_activity: 'meet',
       ...member,
     });
-    const book = async (project: string, activity: string, date: string, minutes: number) => {
+    const book = async (
+      project: string,
+      activity: string,
+      date: string,
+      minutes: number,
+      notes?: string,
+    ) => {
       const res = await server.api.post('/times', alice.token, {
         duration: minutes * 60,
         user: 'alice',
         project,
         activities: [activity],
         date_worked: date,
+        ...(notes ? { notes } : {}),
       });
       if (res.status !== 200) throw new Error(res.text);
+      return res.body as { uuid: string };
     };
     const plan: [string, string, number[]][] = [
       ['gwm', 'dev', [240, 180, 300, 0, 150]],
@@ -64,6 +74,21 @@ async function main() {
       }
     }
 
+    // A cell of two entries, an entry with history, a running timer.
+    await book('pgd', 'review', DAYS[4] as string, 25, 'Review of the schema change');
+    await book('pgd', 'review', DAYS[4] as string, 40, 'Second review round');
+    const edited = await book('gwm', 'dev', '2024-01-26', 120, 'Settings page');
+    await server.api.post(`/times/${edited.uuid}`, alice.token, {
+      duration: 150 * 60,
+      notes: 'Settings page, with tests',
+    });
+    const timer = await server.api.post('/timer', alice.token, {
+      project: 'gwm',
+      activities: ['dev'],
+      notes: 'Login form',
+    });
+    if (timer.status !== 200) throw new Error(timer.text);
+
     for (const [name, viewport] of [
       ['desktop', { width: 1280, height: 720 }],
       ['360', { width: 360, height: 740 }],
@@ -75,6 +100,22 @@ async function main() {
       await signIn(page, `${server.url}/?week=${WEEK}`, 'alice', alice.password);
       await page.getByRole('table').waitFor();
       await page.screenshot({ path: join(OUT, `timesheet-${name}.png`), fullPage: true });
+      await page
+        .getByRole('textbox', { name: /Code review, Fri 2024-02-02 \(2 entries\)/ })
+        .press('Enter');
+      await page.getByRole('dialog').getByRole('button', { name: 'Close' }).waitFor();
+      await page.screenshot({ path: join(OUT, `cell-entries-${name}.png`) });
+      await page.keyboard.press('Escape');
+      await page.getByRole('link', { name: 'Entries' }).click();
+      await page.getByText(/^Entries 1–/).waitFor();
+      await page.screenshot({ path: join(OUT, `entries-${name}.png`), fullPage: true });
+      await page.getByRole('button', { name: /^History of entry of 2024-01-26/ }).click();
+      await page.getByRole('dialog').locator('tbody tr').nth(1).waitFor();
+      await page.screenshot({ path: join(OUT, `history-${name}.png`) });
+      await page.keyboard.press('Escape');
+      await page.getByRole('link', { name: 'Profile' }).click();
+      await page.getByLabel('Display name').waitFor();
+      await page.screenshot({ path: join(OUT, `profile-${name}.png`), fullPage: true });
       await page.context().close();
     }
     const dark = await newPage(browser, {

@@ -8,8 +8,8 @@ export function Dialog(props: {
   label: string;
   children: ComponentChildren;
   onCancel?: () => void;
-  /** A panel of its own (forms); the sign-in dialog brings its own surface. */
-  panel?: boolean;
+  /** A panel of its own (forms; `wide` for tables); the sign-in dialog brings its own surface. */
+  panel?: boolean | 'wide';
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -22,7 +22,7 @@ export function Dialog(props: {
     <dialog
       ref={ref}
       aria-label={props.label}
-      class={props.panel ? 'panel' : undefined}
+      class={props.panel === 'wide' ? 'panel wide' : props.panel ? 'panel' : undefined}
       onCancel={(e) => {
         e.preventDefault();
         props.onCancel?.();

@@ -119,7 +119,7 @@ export function Entries(props: { username: string; query: URLSearchParams }) {
                     const what = `entry of ${t.date_worked}, ${formatDuration(t.duration)}`;
                     return (
                       <tr key={t.uuid} class={t.deleted_at ? 'deleted' : undefined}>
-                        <td>
+                        <td class="nowrap">
                           {t.date_worked}
                           {t.deleted_at && <span class="badge">deleted</span>}
                         </td>

@@ -19,7 +19,7 @@ export function EntryDialog(props: {
     <Dialog
       open={view !== undefined && catalog !== undefined}
       label={label}
-      panel
+      panel={view?.kind === 'history' ? 'wide' : true}
       onCancel={() => props.onClose()}
     >
       {view && catalog && (

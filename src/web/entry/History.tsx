@@ -43,9 +43,9 @@ export function History(props: { uuid: string; catalog: Catalog; onClose: () => 
               {revisions.map((r) => (
                 <tr key={r.revision}>
                   <th scope="row">{r.revision}</th>
-                  <td>{r.updated_at ?? r.created_at}</td>
+                  <td class="nowrap">{r.updated_at ?? r.created_at}</td>
                   <td>{r.changed_by ?? 'not recorded'}</td>
-                  <td>{r.date_worked}</td>
+                  <td class="nowrap">{r.date_worked}</td>
                   <td class="num">{formatDuration(r.duration)}</td>
                   <td>{projectOf(projects, r.project)?.name ?? r.project[0]}</td>
                   <td>{r.activities.map((a) => activityName(activities, a)).join(', ')}</td>
