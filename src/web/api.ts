@@ -214,7 +214,15 @@ export const api = {
   signOut: () => setSession(undefined),
 
   projects: (query: { user?: string } = {}) => request<Project[]>('GET', '/projects', { query }),
+  createProject: (object: {
+    name: string;
+    slugs: string[];
+    default_activity: string;
+    users: Project['users'];
+  }) => request<Project>('POST', '/projects', { body: { object } }),
   activities: () => request<Activity[]>('GET', '/activities'),
+  createActivity: (object: { name: string; slug: string }) =>
+    request<Activity>('POST', '/activities', { body: { object } }),
   users: () => request<User[]>('GET', '/users'),
   user: (username: string) => request<User>('GET', `/users/${seg(username)}`),
   updateUser: (username: string, object: Partial<User> & { password?: string }) =>

@@ -12,7 +12,7 @@ import {
   type TestProject,
   type TestUser,
 } from '../helpers/factories';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { ADMIN, startTestServer, type TestServer } from '../helpers/server';
 import {
   axeViolations,
   ensureWebAssets,
@@ -108,6 +108,38 @@ describe('the web app in chromium', { skip }, () => {
     } finally {
       await page.context().close();
       await ldap.close();
+    }
+  });
+
+  it('lets the first admin of a fresh instance set up a project and fill a day', async () => {
+    const fresh = await startTestServer();
+    const page = await newPage(browser, { bypassCSP: true }); // for axe
+    try {
+      await signIn(page, `${fresh.url}/?week=2024-W05`, ADMIN.username, ADMIN.password);
+      await page.getByRole('heading', { name: 'Set up a project to book time on' }).waitFor();
+      assert.equal(await page.getByLabel('First activity').inputValue(), 'Development');
+      assert.deepEqual(await axeViolations(page), [], 'the first project form');
+      await page.getByLabel('Project name').fill('Our First Project');
+      await page.getByRole('button', { name: 'Create project' }).click();
+      await page.getByRole('button', { name: 'Add row' }).click();
+      const monday = page.getByRole('textbox', {
+        name: 'Our First Project, Development, Mon 2024-01-29',
+      });
+      await monday.fill('7:30');
+      await monday.press('Enter');
+      await page
+        .getByRole('status')
+        .getByText(/Saved Our First Project/)
+        .waitFor();
+      const listed = (await fresh.api.get('/times', fresh.adminToken, { user: ADMIN.username }))
+        .body as any[];
+      assert.deepEqual(
+        listed.map((t) => [t.project, t.activities, t.duration]),
+        [[['our-first-project'], ['development'], 27000]],
+      );
+    } finally {
+      await page.context().close();
+      await fresh.close();
     }
   });
 

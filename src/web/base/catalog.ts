@@ -30,14 +30,25 @@ function load(username: string): Promise<Catalog> {
   return loading.promise;
 }
 
-/** Forgets the catalog, e.g. after the profile changed the user. */
+const reloaded = new Set<() => void>();
+
+/** Loads the catalog again (a project was made, the profile changed the user). */
 export function reloadCatalog(): void {
   loading = undefined;
+  for (const l of reloaded) l();
 }
 
 /** The catalog of `username`'s session; undefined while loading. */
 export function useCatalog(username: string): { catalog?: Catalog; error?: string } {
   const [state, setState] = useState<{ catalog?: Catalog; error?: string }>({});
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    const bump = () => setVersion((v) => v + 1);
+    reloaded.add(bump);
+    return () => {
+      reloaded.delete(bump);
+    };
+  }, []);
   useEffect(() => {
     let live = true;
     load(username).then(
@@ -47,7 +58,7 @@ export function useCatalog(username: string): { catalog?: Catalog; error?: strin
     return () => {
       live = false;
     };
-  }, [username]);
+  }, [username, version]);
   return state;
 }
 

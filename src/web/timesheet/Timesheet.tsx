@@ -22,6 +22,7 @@ import { navigate, onLinkClick } from '../router';
 import { AddRow } from './AddRow';
 import { Cell } from './Cell';
 import { DayEntries } from './DayEntries';
+import { FirstProject } from './FirstProject';
 
 export interface Row {
   key: string;
@@ -288,24 +289,32 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
           onClose={() => setOpen(undefined)}
         />
       )}
-      <AddRow
-        loading={!catalog}
-        projects={memberProjects(projects, props.username)}
-        activities={activities}
-        onAdd={(project, activity) => {
-          const row = rowFor(project.slugs, activity ? [activity] : []);
-          setAdded((list) => [...list, row]);
-          setStatus(`Added the row ${row.projectName}, ${row.activityNames}`);
-          requestAnimationFrame(() => {
-            const index = [...document.querySelectorAll('.grid tbody tr')].findIndex(
-              (tr) => tr.getAttribute('data-key') === row.key,
-            );
-            (
-              document.querySelector(`[data-cell="${Math.max(index, 0)}-0"]`) as HTMLElement | null
-            )?.focus();
-          });
-        }}
-      />
+      {catalog &&
+      memberProjects(projects, props.username).length === 0 &&
+      (catalog.me.site_admin || catalog.me.site_manager) ? (
+        <FirstProject catalog={catalog} />
+      ) : (
+        <AddRow
+          loading={!catalog}
+          projects={memberProjects(projects, props.username)}
+          activities={activities}
+          onAdd={(project, activity) => {
+            const row = rowFor(project.slugs, activity ? [activity] : []);
+            setAdded((list) => [...list, row]);
+            setStatus(`Added the row ${row.projectName}, ${row.activityNames}`);
+            requestAnimationFrame(() => {
+              const index = [...document.querySelectorAll('.grid tbody tr')].findIndex(
+                (tr) => tr.getAttribute('data-key') === row.key,
+              );
+              (
+                document.querySelector(
+                  `[data-cell="${Math.max(index, 0)}-0"]`,
+                ) as HTMLElement | null
+              )?.focus();
+            });
+          }}
+        />
+      )}
     </section>
   );
 }

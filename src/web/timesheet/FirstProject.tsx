@@ -1,0 +1,112 @@
+// A fresh instance has no project and no activity, so nobody can book time. Whoever may
+// create projects (site managers, admins; SPEC §3) gets this form where Add row would
+// be: a project and its default activity, with themselves as member and manager — enough
+// to fill a week without reading any docs. (Managing projects fully is part 2's pages.)
+import { useId, useState } from 'preact/hooks';
+import { api, errorText } from '../api';
+import { type Catalog, reloadCatalog } from '../base/catalog';
+import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+
+/** A slug from a name: `Ganeti Web Manager` → `ganeti-web-manager` (SPEC §1 shape). */
+export function slugOf(name: string, fallback: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/, '');
+  return /[a-z]/.test(slug) ? slug : fallback;
+}
+
+export function FirstProject(props: { catalog: Catalog }) {
+  const id = useId();
+  const existing = props.catalog.activities;
+  const [name, setName] = useState('');
+  const [activity, setActivity] = useState(existing[0]?.slug ?? '');
+  const [activityName, setActivityName] = useState('Development');
+  const [problems, setProblems] = useState<Problems>({});
+  const [busy, setBusy] = useState(false);
+  const me = props.catalog.me.username;
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!name.trim()) {
+      setProblems({ name: 'Name the project' });
+      return;
+    }
+    setBusy(true);
+    setProblems({});
+    try {
+      const slug =
+        activity ||
+        (
+          await api.createActivity({
+            name: activityName.trim(),
+            slug: slugOf(activityName, 'work'),
+          })
+        ).slug;
+      await api.createProject({
+        name: name.trim(),
+        slugs: [slugOf(name, 'project')],
+        default_activity: slug,
+        users: { [me]: { member: true, manager: true } },
+      });
+      reloadCatalog();
+    } catch (err) {
+      setProblems(problemsOf(errorText(err), ['name']));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="card entry-form" onSubmit={submit} noValidate aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>Set up a project to book time on</h2>
+      <p class="muted">
+        You are not a member of any project yet. Create one (you become its member and manager), or
+        ask a manager to add you to theirs.
+      </p>
+      <div class="fields">
+        <label for={`${id}-n`}>Project name</label>
+        <input
+          id={`${id}-n`}
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+          {...problemProps(id, 'name', problems)}
+        />
+        <Problem id={id} field="name" problems={problems} />
+        {existing.length > 0 ? (
+          <>
+            <label for={`${id}-a`}>Default activity</label>
+            <select
+              id={`${id}-a`}
+              value={activity}
+              onChange={(e) => setActivity(e.currentTarget.value)}
+            >
+              {existing.map((a) => (
+                <option key={a.uuid} value={a.slug}>
+                  {a.name}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : (
+          <>
+            <label for={`${id}-a`}>First activity</label>
+            <input
+              id={`${id}-a`}
+              value={activityName}
+              onInput={(e) => setActivityName(e.currentTarget.value)}
+            />
+          </>
+        )}
+      </div>
+      <Problem id={id} field="form" problems={problems} />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>
+          Create project
+        </button>
+      </div>
+    </form>
+  );
+}
