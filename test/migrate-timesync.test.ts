@@ -265,6 +265,7 @@ describe('timetrack migrate-from-timesync-node', () => {
       created_at: '2016-04-01',
       updated_at: '2016-05-10',
       deleted_at: null,
+      changed_by: null, // the old server did not record who made a revision
       parents: [
         {
           uuid: TIME.first,
@@ -279,6 +280,7 @@ describe('timetrack migrate-from-timesync-node', () => {
           created_at: '2016-04-01',
           updated_at: null,
           deleted_at: null,
+          changed_by: null,
         },
       ],
     });
