@@ -95,7 +95,7 @@ const writeWeb = () => {
 };
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 step(
-  `web app: ${web.assets.length} files, first page's JS ${kb(web.jsGzipBytes)} gzipped (budget ${kb(webBuild.JS_BUDGET_GZIP_BYTES)})`,
+  `web app: ${web.assets.length} files, first page's JS ${kb(web.jsGzipBytes)} gzipped (budget ${kb(webBuild.JS_BUDGET_GZIP_BYTES)}), all ${kb(web.appJsGzipBytes)} (budget ${kb(webBuild.APP_JS_BUDGET_GZIP_BYTES)})`,
 );
 if (webOnly) {
   writeWeb();

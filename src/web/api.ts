@@ -91,6 +91,35 @@ export interface TimesQuery {
   skip?: string;
 }
 
+export type Grouping = 'project' | 'activity' | 'user' | 'day' | 'week' | 'month';
+
+export interface ReportQuery extends Omit<TimesQuery, 'limit' | 'skip'> {
+  start: string;
+  end: string;
+  group_by: Grouping[];
+}
+
+/** A row of a report: one key per grouping (`project` adds `project_name`), then totals. */
+export interface ReportRow {
+  project?: string[];
+  project_name?: string;
+  activity?: string;
+  user?: string;
+  day?: string;
+  week?: string;
+  month?: string;
+  duration: number;
+  entries: number;
+}
+
+export interface Report {
+  start: string;
+  end: string;
+  group_by: Grouping[];
+  rows: ReportRow[];
+  total: { duration: number; entries: number };
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -126,12 +155,14 @@ type Query = Record<string, string | string[] | undefined>;
 interface Reply<T> {
   body: T;
   headers: Headers;
+  /** The body as sent (a CSV download keeps it as text). */
+  text: string;
 }
 
 async function send<T>(
   method: 'GET' | 'POST' | 'DELETE',
   path: string,
-  options: { query?: Query; body?: unknown; anonymous?: boolean } = {},
+  options: { query?: Query; body?: unknown; anonymous?: boolean; accept?: string } = {},
 ): Promise<Reply<T>> {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(options.query ?? {})) {
@@ -142,7 +173,7 @@ async function send<T>(
   const qs = params.toString();
   for (;;) {
     const session = options.anonymous ? undefined : currentSession();
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
     if (session) headers.Authorization = `Bearer ${session.token}`;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     let res: Response;
@@ -163,7 +194,7 @@ async function send<T>(
     } catch {
       json = undefined;
     }
-    if (res.ok) return { body: json as T, headers: res.headers };
+    if (res.ok) return { body: json as T, headers: res.headers, text };
     const body = (json ?? {}) as { error?: unknown; text?: unknown };
     const retry = Number(res.headers.get('Retry-After'));
     const err = new ApiError(
@@ -190,6 +221,25 @@ async function request<T>(...args: Parameters<typeof send>): Promise<T> {
 }
 
 const seg = encodeURIComponent;
+
+/**
+ * Saves a CSV answer as a file named as the server says (Content-Disposition). Fetched
+ * with the token in its header and handed to the browser as a blob: a plain link would
+ * need the token in its URL.
+ */
+async function downloadCsv(path: string, query: Query): Promise<string> {
+  const reply = await send<undefined>('GET', path, { query, accept: 'text/csv' });
+  const name =
+    /filename="([^"]+)"/.exec(reply.headers.get('Content-Disposition') ?? '')?.[1] ??
+    'timetrack.csv';
+  const url = URL.createObjectURL(new Blob([reply.text], { type: 'text/csv;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return name;
+}
 
 export const api = {
   info: () => request<Info>('GET', '/info', { anonymous: true }),
@@ -255,6 +305,10 @@ export const api = {
     await request<undefined>('DELETE', `/times/${seg(uuid)}`);
     announce({ uuid });
   },
+
+  report: (query: ReportQuery) => request<Report>('GET', '/reports', { query: { ...query } }),
+  downloadReport: (query: ReportQuery) => downloadCsv('/reports', { ...query }),
+  downloadTimes: (query: TimesQuery) => downloadCsv('/times', { ...query }),
 
   /** The caller's running timer, or null. */
   async timer(): Promise<Timer | null> {

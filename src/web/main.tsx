@@ -9,18 +9,23 @@ import { api } from './api';
 import { SignIn } from './auth/SignIn';
 import { useCatalog } from './base/catalog';
 import { Dialog } from './base/Dialog';
+import { lazyPage } from './base/lazy';
 import { onConnectionChange, retryNow } from './connection';
 import { Entries } from './entries/Entries';
-import { Profile } from './profile/Profile';
+
 import { onLinkClick, useLocation } from './router';
 import { currentSession, onSessionChange, type Session } from './session';
 import { Timer } from './timer/Timer';
 import { Timesheet } from './timesheet/Timesheet';
 import './app.css';
 
+const Reports = lazyPage(() => import('./reports/Reports').then((m) => m.Reports));
+const Profile = lazyPage(() => import('./profile/Profile').then((m) => m.Profile));
+
 const PAGES: { path: string; name: string }[] = [
   { path: '/', name: 'Timesheet' },
   { path: '/entries', name: 'Entries' },
+  { path: '/reports', name: 'Reports' },
   { path: '/profile', name: 'Profile' },
 ];
 
@@ -88,6 +93,8 @@ function Page(props: { session: Session; path: string; query: URLSearchParams })
       return <Timesheet username={username} query={props.query} />;
     case '/entries':
       return <Entries username={username} query={props.query} />;
+    case '/reports':
+      return <Reports username={username} query={props.query} />;
     case '/profile':
       return <Profile username={username} />;
     default:

@@ -1,8 +1,10 @@
-// The timesheet's duration parser and ISO-week arithmetic (src/web/base): pure functions.
+// The web app's pure functions: the timesheet's duration parser, ISO-week arithmetic
+// (src/web/base) and the reports' ranges and URL settings (src/web/reports/settings.ts).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { daysOfWeek, isoWeekOf, parseWeek, shiftWeek } from '../../src/web/base/dates';
 import { formatDuration, parseDuration } from '../../src/web/base/duration';
+import { rangeDates, readSettings, reportQuery, settingsUrl } from '../../src/web/reports/settings';
 
 describe('parseDuration', () => {
   it('reads every accepted form', () => {
@@ -92,5 +94,41 @@ describe('ISO weeks', () => {
     assert.equal(parseWeek('2024-W00'), undefined);
     assert.equal(parseWeek('2024-5'), undefined);
     assert.equal(parseWeek(null), undefined);
+  });
+});
+
+describe('report ranges', () => {
+  it('counts each preset from today, across month and year ends', () => {
+    const cases: [Parameters<typeof rangeDates>[0], string, [string, string]][] = [
+      ['this-week', '2024-03-13', ['2024-03-11', '2024-03-17']],
+      ['last-week', '2024-01-03', ['2023-12-25', '2023-12-31']],
+      ['this-month', '2024-02-10', ['2024-02-01', '2024-02-29']],
+      ['last-month', '2024-03-31', ['2024-02-01', '2024-02-29']],
+      ['last-month', '2024-01-15', ['2023-12-01', '2023-12-31']],
+      ['this-year', '2024-07-01', ['2024-01-01', '2024-12-31']],
+    ];
+    for (const [range, today, want] of cases) {
+      assert.deepEqual(rangeDates(range, today), want, `${range} from ${today}`);
+    }
+  });
+
+  it('reads settings from the URL and writes them back the same', () => {
+    const q = new URLSearchParams(
+      'range=custom&start=2024-03-01&end=2024-03-31&project=gwm&group=project&then=user',
+    );
+    const s = readSettings(q, '2024-05-05');
+    assert.deepEqual(reportQuery(s), {
+      start: '2024-03-01',
+      end: '2024-03-31',
+      group_by: ['project', 'user'],
+      project: ['gwm'],
+    });
+    assert.equal(settingsUrl(s), `/reports?${q}`);
+    // Nonsense falls back to the defaults; a second grouping equal to the first is dropped.
+    const odd = readSettings(new URLSearchParams('range=x&group=user&then=user'), '2024-05-05');
+    assert.deepEqual(
+      [odd.range, odd.start, odd.end, odd.group, odd.then],
+      ['this-month', '2024-05-01', '2024-05-31', 'user', ''],
+    );
   });
 });

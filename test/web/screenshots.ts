@@ -1,7 +1,7 @@
 // npm run screenshots: PNGs of the real app with demo data, for the docs and for a look
 // at what the tests cannot judge. Writes docs/screenshots/<page>-{desktop,360}.png for
 // the sign-in, timesheet (with the timer running), a cell's entries, the entries page,
-// an entry's history and the profile, and a dark timesheet. Needs chromium, like the
+// an entry's history, the reports (a chart over time, a ranked one) and the profile, and a dark timesheet. Needs chromium, like the
 // browser tests.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -113,6 +113,19 @@ async function main() {
       await page.getByRole('dialog').locator('tbody tr').nth(1).waitFor();
       await page.screenshot({ path: join(OUT, `history-${name}.png`) });
       await page.keyboard.press('Escape');
+      await page.goto(
+        `${server.url}/reports?range=custom&start=2024-01-29&end=2024-02-04&group=day&then=project`,
+      );
+      await page
+        .getByRole('img', { name: /^Hours per day/ })
+        .locator('canvas')
+        .waitFor();
+      await page.screenshot({ path: join(OUT, `reports-${name}.png`), fullPage: true });
+      await page.goto(
+        `${server.url}/reports?range=custom&start=2024-01-29&end=2024-02-04&group=project&then=activity`,
+      );
+      await page.locator('ol.ranked meter').first().waitFor();
+      await page.screenshot({ path: join(OUT, `reports-projects-${name}.png`), fullPage: true });
       await page.getByRole('link', { name: 'Profile' }).click();
       await page.getByLabel('Display name').waitFor();
       await page.screenshot({ path: join(OUT, `profile-${name}.png`), fullPage: true });

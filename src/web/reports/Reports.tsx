@@ -1,0 +1,112 @@
+// The reports page: totals of the entries the caller may see (GET /v0/reports counts
+// exactly what GET /v0/times lists, SPEC §3) over a range, filtered and grouped by one
+// or two of project / activity / user / day / week / month; a table with the totals, a
+// chart (bars over time, or a ranked list), and CSV downloads of the report and of the
+// entries behind it. Every setting lives in the URL.
+import { useEffect, useState } from 'preact/hooks';
+import { api, errorText, type Report } from '../api';
+import { useCatalog } from '../base/catalog';
+import { today } from '../base/dates';
+import { formatDuration } from '../base/duration';
+import { navigate } from '../router';
+import { groupLabel } from './labels';
+import { PeriodChart } from './PeriodChart';
+import { RankedBars } from './RankedBars';
+import { ReportForm } from './ReportForm';
+import { ReportTable } from './ReportTable';
+import { isPeriod, type ReportSettings, readSettings, reportQuery, settingsUrl } from './settings';
+
+export function Reports(props: { username: string; query: URLSearchParams }) {
+  const { catalog } = useCatalog(props.username);
+  const settings = readSettings(props.query, today());
+  const key = settingsUrl(settings);
+  const [report, setReport] = useState<Report | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [status, setStatus] = useState('');
+
+  useEffect(() => {
+    let live = true;
+    setError(undefined);
+    api.report(reportQuery(settings)).then(
+      (r) => live && setReport(r),
+      (err) => live && setError(errorText(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key]);
+
+  const download = async (what: 'report' | 'entries') => {
+    setError(undefined);
+    try {
+      const { group_by: _, ...filters } = reportQuery(settings);
+      const name =
+        what === 'report'
+          ? await api.downloadReport(reportQuery(settings))
+          : await api.downloadTimes(filters);
+      setStatus(`Downloaded ${name}`);
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
+  // The chart sums the first grouping (over the second, if any).
+  const bars = new Map<string, number>();
+  for (const row of report?.rows ?? []) {
+    const label = groupLabel(row, settings.group, catalog);
+    bars.set(label, (bars.get(label) ?? 0) + row.duration);
+  }
+  const labels = [...bars.keys()];
+  const shown = report && report.start === settings.start && report.end === settings.end;
+
+  return (
+    <section class="reports">
+      <h1>Reports</h1>
+      <ReportForm
+        settings={settings}
+        catalog={catalog}
+        onApply={(s: ReportSettings) => navigate(settingsUrl(s))}
+      />
+      <p class="status" role="status">
+        {status}
+      </p>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {report && shown && (
+        <>
+          <div class="report-head">
+            <p>
+              <strong>{formatDuration(report.total.duration)}</strong> in {report.total.entries}{' '}
+              {report.total.entries === 1 ? 'entry' : 'entries'}, {report.start} – {report.end}
+            </p>
+            <div class="actions">
+              <button type="button" onClick={() => download('report')}>
+                Download report (CSV)
+              </button>
+              <button type="button" onClick={() => download('entries')}>
+                Download entries (CSV)
+              </button>
+            </div>
+          </div>
+          {labels.length > 0 &&
+            (isPeriod(settings.group) ? (
+              <PeriodChart
+                labels={labels}
+                hours={labels.map((l) => Math.round(((bars.get(l) ?? 0) / 3600) * 100) / 100)}
+                summary={`Hours per ${settings.group}, ${report.start} to ${report.end}`}
+              />
+            ) : (
+              <RankedBars
+                bars={labels.map((label) => ({ label, seconds: bars.get(label) ?? 0 }))}
+              />
+            ))}
+          <ReportTable report={report} catalog={catalog} />
+        </>
+      )}
+      {!report && !error && <p>Loading…</p>}
+    </section>
+  );
+}
