@@ -64,13 +64,13 @@ export async function newPage(
   return page;
 }
 
-/** Signs in through the form and waits for the header. */
+/** Signs in through the form and waits for the header's navigation (any screen size). */
 export async function signIn(page: Page, url: string, username: string, password: string) {
   await page.goto(url);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
 }
 
 /** axe-core's serious and critical violations of the page as it is (bypassCSP pages). */

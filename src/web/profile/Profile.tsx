@@ -29,6 +29,13 @@ export function Profile(props: { username: string }) {
         <>
           <Details user={user} onSaved={setUser} />
           <Password username={user.username} />
+          <div class="card">
+            <h2>Session</h2>
+            <p class="muted">Signed in as {user.username} in this tab.</p>
+            <button type="button" onClick={() => api.signOut()}>
+              Sign out
+            </button>
+          </div>
         </>
       ) : (
         !error && <p>Loading…</p>

@@ -25,7 +25,11 @@ export function PeriodChart(props: { labels: string[]; hours: number[]; summary:
         height: HEIGHT,
         legend: { show: false },
         cursor: { show: false },
-        scales: { x: { time: false, range: (_u, min, max) => [min - 0.6, max + 0.6] } },
+        scales: {
+          x: { time: false, range: (_u, min, max) => [min - 0.6, max + 0.6] },
+          // Bars stand on zero, or their heights would lie.
+          y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] },
+        },
         axes: [
           {
             ...axis,
