@@ -2,8 +2,9 @@
 // button works: ?range=last-month (or start=&end= with range=custom), project=,
 // activity=, user=, group=project&then=user. Ranges are counted in the browser's time
 // zone from `today`.
-import type { Grouping, ReportQuery } from '../api';
+
 import { daysOfWeek, fromIsoDate, isoWeekOf, shiftWeek, toIsoDate } from '../base/dates';
+import type { Grouping, ReportQuery } from '../types';
 
 export const RANGES = {
   'this-week': 'This week',
