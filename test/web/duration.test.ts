@@ -127,7 +127,7 @@ describe('report ranges', () => {
     // Nonsense falls back to the defaults; a second grouping equal to the first is dropped.
     const odd = readSettings(new URLSearchParams('range=x&group=user&then=user'), '2024-05-05');
     assert.deepEqual(
-      [odd.range, odd.start, odd.end, odd.group, odd.then],
+      [odd.range, odd.start, odd.end, odd.group, odd.thenBy],
       ['this-month', '2024-05-01', '2024-05-31', 'user', ''],
     );
   });

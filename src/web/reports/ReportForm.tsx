@@ -121,7 +121,7 @@ export function ReportForm(props: {
           value={s.group}
           onChange={(e) => {
             const group = e.currentTarget.value as Grouping;
-            set({ group, then: s.then === group ? '' : s.then });
+            set({ group, thenBy: s.thenBy === group ? '' : s.thenBy });
           }}
         >
           {Object.entries(GROUPINGS).map(([value, name]) => (
@@ -135,8 +135,8 @@ export function ReportForm(props: {
         <label for={`${id}-t`}>Then by</label>
         <select
           id={`${id}-t`}
-          value={s.then}
-          onChange={(e) => set({ then: e.currentTarget.value as Grouping | '' })}
+          value={s.thenBy}
+          onChange={(e) => set({ thenBy: e.currentTarget.value as Grouping | '' })}
         >
           <option value="">Nothing</option>
           {Object.entries(GROUPINGS)

@@ -32,7 +32,6 @@ export function ReportTable(props: { report: Report; catalog: Catalog | undefine
         </thead>
         <tbody>
           {report.rows.map((row, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rows are unique by their keys, in order
             <tr key={i}>
               {report.group_by.map((g) => (
                 <td key={g}>{groupLabel(row, g, props.catalog)}</td>

@@ -33,7 +33,7 @@ export interface ReportSettings {
   activity: string;
   user: string;
   group: Grouping;
-  then: Grouping | '';
+  thenBy: Grouping | '';
 }
 
 const isRange = (v: string | null): v is Range => v !== null && v in RANGES;
@@ -82,7 +82,7 @@ export function readSettings(query: URLSearchParams, today: string): ReportSetti
     activity: query.get('activity') ?? '',
     user: query.get('user') ?? '',
     group: isGrouping(group) ? group : 'project',
-    then: isGrouping(then) && then !== group ? then : '',
+    thenBy: isGrouping(then) && then !== group ? then : '',
   };
 }
 
@@ -96,7 +96,7 @@ export function settingsUrl(s: ReportSettings): string {
   if (s.activity) q.set('activity', s.activity);
   if (s.user) q.set('user', s.user);
   q.set('group', s.group);
-  if (s.then) q.set('then', s.then);
+  if (s.thenBy) q.set('then', s.thenBy);
   return `/reports?${q}`;
 }
 
@@ -104,7 +104,7 @@ export function reportQuery(s: ReportSettings): ReportQuery {
   return {
     start: s.start,
     end: s.end,
-    group_by: s.then ? [s.group, s.then] : [s.group],
+    group_by: s.thenBy ? [s.group, s.thenBy] : [s.group],
     ...(s.project ? { project: [s.project] } : {}),
     ...(s.activity ? { activity: [s.activity] } : {}),
     ...(s.user ? { user: [s.user] } : {}),
