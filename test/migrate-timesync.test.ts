@@ -196,6 +196,7 @@ describe('timetrack migrate-from-timesync-node', () => {
       created_at: '2016-01-04',
       updated_at: '2016-02-01',
       deleted_at: null,
+      changed_by: null, // not recorded by the old server
       parents: [
         {
           name: 'Timesync',
@@ -208,6 +209,7 @@ describe('timetrack migrate-from-timesync-node', () => {
           created_at: '2016-01-04',
           updated_at: null,
           deleted_at: null,
+          changed_by: null,
         },
       ],
     });

@@ -21,7 +21,7 @@ import {
   type TestUser,
   uniqueSlug,
 } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { ADMIN, startTestServer, type TestServer } from './helpers/server';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const USERS_EXPECTED = 'map of usernames to objects of member, spectator and manager booleans';
@@ -570,7 +570,12 @@ describe('revisions', () => {
       deleted_at: null,
       default_activity: null,
     };
-    assert.deepEqual(res.body, { ...last.body, parents: res.body.parents });
+    // With revisions, each one says who made it: the admin made 2 and 4, the site manager 3.
+    assert.deepEqual(res.body, {
+      ...last.body,
+      changed_by: ADMIN.username,
+      parents: res.body.parents,
+    });
     assert.deepEqual(res.body.parents, [
       {
         ...base,
@@ -580,6 +585,7 @@ describe('revisions', () => {
         owner: null,
         revision: 3,
         updated_at: today(),
+        changed_by: siteManager.username,
       },
       {
         ...base,
@@ -589,6 +595,7 @@ describe('revisions', () => {
         owner: null,
         revision: 2,
         updated_at: today(),
+        changed_by: ADMIN.username,
       },
       {
         ...base,
@@ -598,6 +605,7 @@ describe('revisions', () => {
         owner: null,
         revision: 1,
         updated_at: null,
+        changed_by: ADMIN.username,
       },
     ]);
 
@@ -613,6 +621,7 @@ describe('revisions', () => {
     });
     assert.deepEqual(res.body.parents, []);
     const plainGet = await server.api.get(`/projects/${project.slugs[0]}`, admin);
+    assert.ok(!('changed_by' in plainGet.body), 'changed_by only with include_revisions');
     assert.equal('parents' in plainGet.body, false);
   });
 

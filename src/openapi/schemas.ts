@@ -96,7 +96,7 @@ const timeFields = {
   notes: nullable('string'),
 };
 
-/** With include_revisions, on a time and each of its revisions (issue 16). */
+/** With include_revisions, on a time or project and each of its revisions (issues 16, 17). */
 const changed_by = {
   ...nullable('string'),
   description:
@@ -113,11 +113,12 @@ const responses = {
         description: 'username → permissions; {} when none',
       },
       ...revisioned,
+      changed_by,
       parents: parents('ProjectRevision'),
     },
-    ['parents'],
+    ['changed_by', 'parents'],
   ),
-  ProjectRevision: shown({ ...projectRevisionFields, ...revisioned }),
+  ProjectRevision: shown({ ...projectRevisionFields, ...revisioned, changed_by }),
   ProjectRole: projectRole,
   Activity: shown({ ...shownActivityFields, ...revisioned, parents: parents('ActivityRevision') }, [
     'parents',

@@ -22,6 +22,8 @@ export interface ProjectRow {
   slugs: string;
   /** JSON object username → [member, spectator, manager] as 0/1. */
   users: string;
+  /** Who made the current revision (username; null when not recorded). */
+  changed_by: string | null;
   /** JSON array of earlier revisions, newest first; only when revisions were asked for. */
   parents?: string;
 }
@@ -34,6 +36,8 @@ export interface ProjectRevision extends ChangeTimes {
   owner: string | null;
   default_activity: string | null;
   slugs: string[];
+  /** Who made this revision: shown with include_revisions only (issue 17). */
+  changed_by: string | null;
 }
 
 /**
@@ -50,6 +54,7 @@ export const projectRevisionSql = (
   owner: usernameOf('r.owner_id'),
   default_activity: activitySlugOf('r.default_activity_id'),
   slugs: 'json(r.slugs)',
+  changed_by: usernameOf('r.changed_by'),
   created_at: 'r.created_at',
   updated_at: 'r.updated_at',
   deleted_at: 'r.deleted_at',
@@ -68,7 +73,14 @@ const toUsersJson = (users: string): Record<string, ProjectRole> =>
   );
 
 // Parents carry no users map (SPEC §4.1); the current object shows it after its fields.
-const projectJson = (uuid: string, p: ProjectRevision, users?: Record<string, ProjectRole>) => ({
+// Who made each revision (`changed_by`) is shown only with include_revisions, so every
+// other answer keeps the TimeSync shape.
+const projectJson = (
+  uuid: string,
+  p: ProjectRevision,
+  withWho: boolean,
+  users?: Record<string, ProjectRole>,
+) => ({
   name: p.name,
   slugs: p.slugs,
   uri: p.uri,
@@ -78,6 +90,7 @@ const projectJson = (uuid: string, p: ProjectRevision, users?: Record<string, Pr
   uuid,
   revision: p.revision,
   ...changeDates(p),
+  ...(withWho ? { changed_by: p.changed_by } : {}),
 });
 
 // Only the keys matter to withParents (the revision's SQL is the store's).
@@ -85,11 +98,12 @@ const REVISION_KEYS = projectRevisionSql(String, String);
 
 export function toProjectJson(row: ProjectRow) {
   const current = { ...row, slugs: JSON.parse(row.slugs) as string[] };
+  const withWho = row.parents !== undefined;
   return withParents(
-    projectJson(row.uuid, current, toUsersJson(row.users)),
+    projectJson(row.uuid, current, withWho, toUsersJson(row.users)),
     row.parents,
     REVISION_KEYS,
-    (p) => projectJson(row.uuid, p),
+    (p) => projectJson(row.uuid, p, true),
   );
 }
 

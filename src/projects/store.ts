@@ -48,6 +48,7 @@ const COLUMNS = columnsSql<Omit<ProjectRow, 'parents'>>({
   updated_at: 'p.updated_at',
   deleted_at: 'p.deleted_at',
   owner: usernameSql('p.owner_id'),
+  changed_by: usernameSql('p.changed_by'),
   default_activity: activitySlugOf('p.default_activity_id'),
   slugs: projectSlugsSql('p.id'),
   users: `(SELECT json_group_object(u.username, json_array(pu.member, pu.spectator, pu.manager)
