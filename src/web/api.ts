@@ -12,6 +12,7 @@ import type {
   Activity,
   Info,
   Project,
+  ProjectFields,
   Report,
   ReportQuery,
   Time,
@@ -167,12 +168,15 @@ export const api = {
   signOut: () => setSession(undefined),
 
   projects: (query: { user?: string } = {}) => request<Project[]>('GET', '/projects', { query }),
-  createProject: (object: {
-    name: string;
-    slugs: string[];
-    default_activity: string;
-    users: Project['users'];
-  }) => request<Project>('POST', '/projects', { body: { object } }),
+  /** One project by any of its slugs, with every earlier revision. */
+  projectHistory: (slug: string) =>
+    request<Project>('GET', `/projects/${seg(slug)}`, { query: { include_revisions: 'true' } }),
+  project: (slug: string) => request<Project>('GET', `/projects/${seg(slug)}`),
+  createProject: (object: Partial<ProjectFields> & { name: string; slugs: string[] }) =>
+    request<Project>('POST', '/projects', { body: { object } }),
+  updateProject: (slug: string, object: Partial<ProjectFields>) =>
+    request<Project>('POST', `/projects/${seg(slug)}`, { body: { object } }),
+  deleteProject: (slug: string) => request<undefined>('DELETE', `/projects/${seg(slug)}`),
   activities: () => request<Activity[]>('GET', '/activities'),
   createActivity: (object: { name: string; slug: string }) =>
     request<Activity>('POST', '/activities', { body: { object } }),

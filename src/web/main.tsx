@@ -21,11 +21,14 @@ import './app.css';
 
 const Reports = lazyPage(() => import('./reports/Reports').then((m) => m.Reports));
 const Profile = lazyPage(() => import('./profile/Profile').then((m) => m.Profile));
+const Projects = lazyPage(() => import('./projects/Projects').then((m) => m.Projects));
+const ProjectPage = lazyPage(() => import('./projects/ProjectPage').then((m) => m.ProjectPage));
 
 const PAGES: { path: string; name: string }[] = [
   { path: '/', name: 'Timesheet' },
   { path: '/entries', name: 'Entries' },
   { path: '/reports', name: 'Reports' },
+  { path: '/projects', name: 'Projects' },
   { path: '/profile', name: 'Profile' },
 ];
 
@@ -42,7 +45,11 @@ function Header(props: { session: Session; path: string }) {
             key={p.path}
             href={p.path}
             onClick={onLinkClick}
-            aria-current={props.path === p.path ? 'page' : undefined}
+            aria-current={
+              props.path === p.path || (p.path !== '/' && props.path.startsWith(`${p.path}/`))
+                ? 'page'
+                : undefined
+            }
           >
             {p.name}
           </a>
@@ -97,8 +104,13 @@ function Page(props: { session: Session; path: string; query: URLSearchParams })
       return <Reports username={username} query={props.query} />;
     case '/profile':
       return <Profile username={username} />;
-    default:
+    case '/projects':
+      return <Projects username={username} />;
+    default: {
+      const project = /^\/projects\/([^/]+)$/.exec(props.path)?.[1];
+      if (project) return <ProjectPage username={username} slug={decodeURIComponent(project)} />;
       return <NotFound />;
+    }
   }
 }
 

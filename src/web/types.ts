@@ -14,8 +14,31 @@ export interface Project {
   name: string;
   slugs: string[];
   default_activity: string | null;
-  users: Record<string, { member?: boolean; manager?: boolean; spectator?: boolean }>;
+  uri: string | null;
+  users: Record<string, ProjectRoles>;
+  revision: number;
+  created_at: string;
+  updated_at: string | null;
   deleted_at: string | null;
+  /** With include_revisions: who made this revision (null: not recorded). */
+  changed_by?: string | null;
+  /** With include_revisions: the earlier revisions (without `users`), newest first. */
+  parents?: Omit<Project, 'users' | 'parents'>[];
+}
+
+export interface ProjectRoles {
+  member?: boolean;
+  manager?: boolean;
+  spectator?: boolean;
+}
+
+/** What a project is created or changed with. */
+export interface ProjectFields {
+  name: string;
+  uri: string | null;
+  slugs: string[];
+  default_activity: string | null;
+  users: Record<string, ProjectRoles>;
 }
 
 export interface Activity {

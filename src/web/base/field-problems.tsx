@@ -1,6 +1,7 @@
 // A form's problems, each shown next to its field: which field a server refusal names
 // (SPEC §7 texts name it: `Field duration of time should be …`, `The time does not
-// contain a valid project reference`, `The timer is missing a project`), and the text
+// contain a valid project reference`, `The timer is missing a project`, `Slug gwm
+// already exists on another object`), and the text
 // under the field, tied to it for screen readers (aria-describedby, aria-invalid).
 // `form` is the key of a problem that names no field.
 
@@ -11,11 +12,14 @@ export function fieldOf(text: string, fields: readonly string[]): string | undef
   const named =
     /^Field (\w+) of /.exec(text)?.[1] ??
     /valid (\w+) reference/.exec(text)?.[1] ??
-    /is missing an? (\w+)/.exec(text)?.[1];
+    /is missing an? (\w+)/.exec(text)?.[1] ??
+    (/^Slugs? .* already exists?\b/.test(text) ? 'slugs' : undefined);
   if (!named) return undefined;
   if (fields.includes(named)) return named;
   const plural = `${named.replace(/y$/, 'ie')}s`;
-  return fields.includes(plural) ? plural : undefined;
+  if (fields.includes(plural)) return plural;
+  // `activity reference` of a project is its default_activity field
+  return fields.find((f) => f.endsWith(`_${named}`));
 }
 
 /** The problems of a refusal: under its field when it names one of `fields`. */
