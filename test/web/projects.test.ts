@@ -155,6 +155,13 @@ describe('the web app: projects', { skip }, () => {
     const wide = await page.evaluate(
       () => (globalThis as any).document.documentElement.scrollWidth,
     );
+    assert.ok(wide <= 360, `the project page is ${wide} px wide in a 360 px window`);
+    await page.getByRole('link', { name: 'Projects' }).click();
+    await page.getByRole('link', { name: 'Ganeti Web Manager' }).waitFor();
+    const list = await page.evaluate(
+      () => (globalThis as any).document.documentElement.scrollWidth,
+    );
+    assert.ok(list <= 360, `the projects list is ${list} px wide in a 360 px window`);
     await page.context().close();
   });
 });
