@@ -11,6 +11,7 @@ import { currentSession, nextSessionOf, type Session, setSession, usernameOf } f
 import type {
   Activity,
   Info,
+  Named,
   Project,
   ProjectFields,
   Report,
@@ -20,6 +21,7 @@ import type {
   Timer,
   TimesQuery,
   User,
+  UserFields,
 } from './types';
 
 export type * from './types';
@@ -126,6 +128,12 @@ async function request<T>(...args: Parameters<typeof send>): Promise<T> {
 
 const seg = encodeURIComponent;
 
+export type NamedKind = 'activities' | 'roles';
+const NAMED_PATH: Record<NamedKind, string> = {
+  activities: '/activities',
+  roles: '/users/org-roles',
+};
+
 /**
  * Saves a CSV answer as a file named as the server says (Content-Disposition). Fetched
  * with the token in its header and handed to the browser as a blob: a plain link would
@@ -180,10 +188,26 @@ export const api = {
   activities: () => request<Activity[]>('GET', '/activities'),
   createActivity: (object: { name: string; slug: string }) =>
     request<Activity>('POST', '/activities', { body: { object } }),
-  users: () => request<User[]>('GET', '/users'),
+  users: (query: { include_deleted?: 'true' } = {}) => request<User[]>('GET', '/users', { query }),
   user: (username: string) => request<User>('GET', `/users/${seg(username)}`),
-  updateUser: (username: string, object: Partial<User> & { password?: string }) =>
+  /** A user, deleted or not (the admin's user page). */
+  anyUser: (username: string) =>
+    request<User>('GET', `/users/${seg(username)}`, { query: { include_deleted: 'true' } }),
+  createUser: (object: Partial<UserFields> & { username: string }) =>
+    request<User>('POST', '/users', { body: { object } }),
+  /** Changes what is sent; an admin's update of a deleted user restores it (SPEC §5). */
+  updateUser: (username: string, object: Partial<UserFields>) =>
     request<User>('POST', `/users/${seg(username)}`, { body: { object } }),
+  deleteUser: (username: string) => request<undefined>('DELETE', `/users/${seg(username)}`),
+
+  /** Activities (`/activities`) and organization roles (`/users/org-roles`) alike. */
+  named: (kind: NamedKind) => ({
+    list: () => request<Named[]>('GET', NAMED_PATH[kind]),
+    create: (object: Named) => request<Named>('POST', NAMED_PATH[kind], { body: { object } }),
+    update: (slug: string, object: Partial<Named>) =>
+      request<Named>('POST', `${NAMED_PATH[kind]}/${seg(slug)}`, { body: { object } }),
+    remove: (slug: string) => request<undefined>('DELETE', `${NAMED_PATH[kind]}/${seg(slug)}`),
+  }),
 
   times: (query: TimesQuery) => request<Time[]>('GET', '/times', { query: { ...query } }),
   /** One page of times and the number of all matches (X-Total-Count). */

@@ -5,7 +5,7 @@
 // cannot be reached: a banner with Retry (connection.ts).
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api } from './api';
+import { api, type User } from './api';
 import { SignIn } from './auth/SignIn';
 import { useCatalog } from './base/catalog';
 import { Dialog } from './base/Dialog';
@@ -24,11 +24,23 @@ const Profile = lazyPage(() => import('./profile/Profile').then((m) => m.Profile
 const Projects = lazyPage(() => import('./projects/Projects').then((m) => m.Projects));
 const ProjectPage = lazyPage(() => import('./projects/ProjectPage').then((m) => m.ProjectPage));
 
-const PAGES: { path: string; name: string }[] = [
+const Users = lazyPage(() => import('./users/Users').then((m) => m.Users));
+const UserPage = lazyPage(() => import('./users/UserPage').then((m) => m.UserPage));
+const NamedList = lazyPage(() => import('./admin/NamedList').then((m) => m.NamedList));
+
+/** The header's pages; `shown` leaves out what the user cannot use (the URL still works). */
+const PAGES: { path: string; name: string; shown?: (me: User) => boolean }[] = [
   { path: '/', name: 'Timesheet' },
   { path: '/entries', name: 'Entries' },
   { path: '/reports', name: 'Reports' },
   { path: '/projects', name: 'Projects' },
+  {
+    path: '/people',
+    name: 'People',
+    shown: (me) => me.site_admin || me.site_manager || me.site_spectator,
+  },
+  { path: '/activities', name: 'Activities', shown: (me) => me.site_admin || me.site_manager },
+  { path: '/roles', name: 'Roles', shown: (me) => me.site_admin || me.site_manager },
   { path: '/profile', name: 'Profile' },
 ];
 
@@ -40,7 +52,7 @@ function Header(props: { session: Session; path: string }) {
         timetrack
       </a>
       <nav aria-label="Main">
-        {PAGES.map((p) => (
+        {PAGES.filter((p) => !p.shown || (catalog && p.shown(catalog.me))).map((p) => (
           <a
             key={p.path}
             href={p.path}
@@ -106,9 +118,18 @@ function Page(props: { session: Session; path: string; query: URLSearchParams })
       return <Profile username={username} />;
     case '/projects':
       return <Projects username={username} />;
+    case '/people':
+      return <Users username={username} />;
+    case '/activities':
+      return <NamedList username={username} kind="activities" title="Activities" one="activity" />;
+    case '/roles':
+      return <NamedList username={username} kind="roles" title="Organization roles" one="role" />;
     default: {
-      const project = /^\/projects\/([^/]+)$/.exec(props.path)?.[1];
-      if (project) return <ProjectPage username={username} slug={decodeURIComponent(project)} />;
+      const [, page, id] = /^\/(projects|people)\/([^/]+)$/.exec(props.path) ?? [];
+      if (page === 'projects')
+        return <ProjectPage username={username} slug={decodeURIComponent(id ?? '')} />;
+      if (page === 'people')
+        return <UserPage username={username} who={decodeURIComponent(id ?? '')} />;
       return <NotFound />;
     }
   }

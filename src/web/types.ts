@@ -54,6 +54,29 @@ export interface User {
   site_admin: boolean;
   site_manager: boolean;
   site_spectator: boolean;
+  active: boolean;
+  'org-roles': string[];
+  deleted_at: string | null;
+}
+
+/** What a user is created or changed with (`password`: a bcrypt hash, SPEC §4.4). */
+export interface UserFields {
+  username: string;
+  display_name: string | null;
+  email: string | null;
+  password: string;
+  site_admin: boolean;
+  site_manager: boolean;
+  site_spectator: boolean;
+  active: boolean;
+  'org-roles': string[];
+}
+
+/** An activity or an organization role: a name and a slug. */
+export interface Named {
+  uuid?: string;
+  name: string;
+  slug: string;
 }
 
 export interface Time {

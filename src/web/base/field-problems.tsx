@@ -16,6 +16,8 @@ export function fieldOf(text: string, fields: readonly string[]): string | undef
     (/^Slugs? .* already exists?\b/.test(text) ? 'slugs' : undefined);
   if (!named) return undefined;
   if (fields.includes(named)) return named;
+  const singular = named.replace(/s$/, '');
+  if (fields.includes(singular)) return singular;
   const plural = `${named.replace(/y$/, 'ie')}s`;
   if (fields.includes(plural)) return plural;
   // `activity reference` of a project is its default_activity field

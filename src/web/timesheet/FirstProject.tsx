@@ -6,18 +6,7 @@ import { useId, useState } from 'preact/hooks';
 import { api, errorText } from '../api';
 import { type Catalog, reloadCatalog } from '../base/catalog';
 import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
-
-/** A slug from a name: `Ganeti Web Manager` → `ganeti-web-manager` (SPEC §1 shape). */
-export function slugOf(name: string, fallback: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 64)
-    .replace(/-+$/, '');
-  return /[a-z]/.test(slug) ? slug : fallback;
-}
+import { slugOf } from '../base/slug';
 
 export function FirstProject(props: { catalog: Catalog }) {
   const id = useId();

@@ -1,0 +1,267 @@
+// One person's page (/people/<username>, or /people/new): profile, site flags and
+// organization roles, a new password, deactivate, delete and restore — each offered to
+// whom SPEC §3 allows it (admins all; site managers others' profile, roles and site
+// spectator; nobody their own flags). An admin about to drop their own admin flag or
+// delete themselves is asked first; the server's answer stands either way.
+import { hash } from 'bcryptjs';
+import { useEffect, useId, useState } from 'preact/hooks';
+import { api, errorText } from '../api';
+import { useCatalog } from '../base/catalog';
+import { Confirm } from '../base/Dialog';
+import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+import { navigate, onLinkClick } from '../router';
+import type { Named, User, UserFields } from '../types';
+
+const BCRYPT_COST = 10;
+const FIELDS = ['username', 'display_name', 'email', 'password', 'org-roles'];
+const FLAGS = [
+  ['site_spectator', 'Site spectator'],
+  ['site_manager', 'Site manager'],
+  ['site_admin', 'Admin'],
+  ['active', 'Active'],
+] as const;
+type Flag = (typeof FLAGS)[number][0];
+
+const EMPTY: User = {
+  username: '',
+  display_name: null,
+  email: null,
+  site_admin: false,
+  site_manager: false,
+  site_spectator: false,
+  active: true,
+  'org-roles': [],
+  deleted_at: null,
+};
+
+export function UserPage(props: { username: string; who: string }) {
+  const id = useId();
+  const { catalog } = useCatalog(props.username);
+  const creating = props.who === 'new';
+  const [user, setUser] = useState<User | undefined>(creating ? EMPTY : undefined);
+  const [roles, setRoles] = useState<Named[]>([]);
+  const [form, setForm] = useState<User>(EMPTY);
+  const [password, setPassword] = useState('');
+  const [problems, setProblems] = useState<Problems>({});
+  const [status, setStatus] = useState('');
+  const [ask, setAsk] = useState<{ text: string; yes: string; onYes: () => void } | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    api
+      .named('roles')
+      .list()
+      .then(setRoles, () => setRoles([]));
+    if (creating) return;
+    api.anyUser(props.who).then(
+      (u) => {
+        setUser(u);
+        setForm(u);
+      },
+      (err) => setProblems({ form: errorText(err) }),
+    );
+  }, [props.who]);
+
+  if (!catalog || !user) {
+    return problems.form ? <Problem id={id} field="form" problems={problems} /> : <p>Loading…</p>;
+  }
+  const me = catalog.me;
+  const self = !creating && me.username.toLowerCase() === user.username.toLowerCase();
+  const admin = me.site_admin;
+  const manager = me.site_manager;
+  const may = {
+    profile: creating ? admin || manager : admin || manager || self,
+    flag: (f: Flag) => admin || (f === 'site_spectator' && manager && !self),
+    password: admin || (creating && manager),
+    remove: admin && !creating && !user.deleted_at,
+    restore: admin && !!user.deleted_at,
+  };
+  const set = (patch: Partial<User>) => setForm((f) => ({ ...f, ...patch }));
+
+  const save = async () => {
+    const changes: Partial<UserFields> = {};
+    if (creating) changes.username = form.username.trim();
+    if ((form.display_name ?? '') !== (user.display_name ?? ''))
+      changes.display_name = form.display_name || null;
+    if ((form.email ?? '') !== (user.email ?? '')) changes.email = form.email || null;
+    for (const [flag] of FLAGS) if (form[flag] !== user[flag]) changes[flag] = form[flag];
+    if (form['org-roles'].join() !== user['org-roles'].join())
+      changes['org-roles'] = form['org-roles'];
+    setBusy(true);
+    setProblems({});
+    setStatus('');
+    try {
+      if (password) changes.password = await hash(password, BCRYPT_COST);
+      const saved = creating
+        ? await api.createUser({ username: form.username.trim(), ...changes })
+        : await api.updateUser(user.username, changes);
+      setPassword('');
+      if (creating) navigate(`/people/${encodeURIComponent(saved.username)}`);
+      else {
+        setUser(saved);
+        setForm(saved);
+        setStatus(user.deleted_at ? 'Restored' : 'Saved');
+      }
+    } catch (err) {
+      setProblems(problemsOf(errorText(err), FIELDS));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const submit = (e: Event) => {
+    e.preventDefault();
+    if (self && user.site_admin && !form.site_admin) {
+      setAsk({
+        text: 'You will no longer be an admin, and cannot make yourself one again.',
+        yes: 'Drop my admin flag',
+        onYes: save,
+      });
+    } else void save();
+  };
+  const remove = () =>
+    setAsk({
+      text: self
+        ? 'You are deleting yourself: you will be signed out and cannot sign in again.'
+        : `${user.username} will be deleted and can no longer sign in (an admin can restore them).`,
+      yes: self ? 'Delete myself' : 'Delete',
+      onYes: async () => {
+        try {
+          await api.deleteUser(user.username);
+          navigate('/people');
+        } catch (err) {
+          setProblems({ form: errorText(err) });
+        }
+      },
+    });
+
+  return (
+    <section class="user-page">
+      <p>
+        <a href="/people" onClick={onLinkClick}>
+          ‹ All people
+        </a>
+      </p>
+      <h1>{creating ? 'New user' : user.username}</h1>
+      {user.deleted_at && <p class="notice">Deleted on {user.deleted_at}.</p>}
+      {!may.profile && (
+        <p class="notice" role="note">
+          You are not allowed to change this user: admins and site managers can.
+        </p>
+      )}
+      <form class="card entry-form wide-card" onSubmit={submit} noValidate aria-label="User">
+        <div class="fields">
+          {creating && (
+            <>
+              <label for={`${id}-u`}>Username</label>
+              <input
+                id={`${id}-u`}
+                autoComplete="off"
+                value={form.username}
+                onInput={(e) => set({ username: e.currentTarget.value })}
+                {...problemProps(id, 'username', problems)}
+              />
+              <Problem id={id} field="username" problems={problems} />
+            </>
+          )}
+          <label for={`${id}-n`}>Display name</label>
+          <input
+            id={`${id}-n`}
+            disabled={!may.profile}
+            value={form.display_name ?? ''}
+            onInput={(e) => set({ display_name: e.currentTarget.value })}
+            {...problemProps(id, 'display_name', problems)}
+          />
+          <Problem id={id} field="display_name" problems={problems} />
+          <label for={`${id}-e`}>Email</label>
+          <input
+            id={`${id}-e`}
+            type="email"
+            disabled={!may.profile}
+            value={form.email ?? ''}
+            onInput={(e) => set({ email: e.currentTarget.value })}
+            {...problemProps(id, 'email', problems)}
+          />
+          <Problem id={id} field="email" problems={problems} />
+          {may.password && (
+            <>
+              <label for={`${id}-p`}>{creating ? 'Initial password' : 'New password'}</label>
+              <input
+                id={`${id}-p`}
+                type="password"
+                autoComplete="new-password"
+                value={password}
+                onInput={(e) => setPassword(e.currentTarget.value)}
+                {...problemProps(id, 'password', problems)}
+              />
+              <Problem id={id} field="password" problems={problems} />
+            </>
+          )}
+          <fieldset class="checks">
+            <legend>Site flags</legend>
+            {FLAGS.map(([flag, label]) => (
+              <label key={flag}>
+                <input
+                  type="checkbox"
+                  disabled={!may.flag(flag)}
+                  checked={form[flag]}
+                  onChange={(e) => set({ [flag]: e.currentTarget.checked })}
+                />
+                {label}
+              </label>
+            ))}
+          </fieldset>
+          <fieldset class="checks" {...problemProps(id, 'org-roles', problems)}>
+            <legend>Organization roles</legend>
+            {roles.length === 0 && <span class="muted">none defined</span>}
+            {roles.map((r) => (
+              <label key={r.slug}>
+                <input
+                  type="checkbox"
+                  disabled={!may.profile}
+                  checked={form['org-roles'].includes(r.slug)}
+                  onChange={(e) =>
+                    set({
+                      'org-roles': e.currentTarget.checked
+                        ? [...form['org-roles'], r.slug]
+                        : form['org-roles'].filter((s) => s !== r.slug),
+                    })
+                  }
+                />
+                {r.name}
+              </label>
+            ))}
+          </fieldset>
+          <Problem id={id} field="org-roles" problems={problems} />
+        </div>
+        <Problem id={id} field="form" problems={problems} />
+        <p class="status" role="status">
+          {status}
+        </p>
+        <div class="actions">
+          {may.remove && (
+            <button type="button" class="danger" onClick={remove}>
+              Delete user
+            </button>
+          )}
+          {(may.profile || may.restore) && (
+            <button type="submit" class="primary" disabled={busy}>
+              {creating ? 'Create user' : may.restore ? 'Restore user' : 'Save user'}
+            </button>
+          )}
+        </div>
+      </form>
+      <Confirm
+        open={ask !== undefined}
+        label="Are you sure?"
+        text={ask?.text ?? ''}
+        yes={ask?.yes ?? 'Yes'}
+        no="Cancel"
+        onAnswer={(yes) => {
+          const onYes = ask?.onYes;
+          setAsk(undefined);
+          if (yes) void onYes?.();
+        }}
+      />
+    </section>
+  );
+}
