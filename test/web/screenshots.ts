@@ -1,7 +1,8 @@
 // npm run screenshots: PNGs of the real app with demo data, for the docs and for a look
 // at what the tests cannot judge. Writes docs/screenshots/<page>-{desktop,360}.png for
 // the sign-in, timesheet (with the timer running), a cell's entries, the entries page,
-// an entry's history, the reports (a chart over time, a ranked one) and the profile, and a dark timesheet. Needs chromium, like the
+// an entry's history, the reports (a chart over time, a ranked one), the projects list,
+// a project's page and the profile, and a dark timesheet. Needs chromium, like the
 // browser tests.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,11 +27,13 @@ async function main() {
     await createActivity(server, { slug: 'review', name: 'Code review' });
     await createActivity(server, { slug: 'meet', name: 'Meetings' });
     const member = { users: { alice: { member: true } } };
+    await createUser(server, { username: 'bob', display_name: 'Bob Builder' });
     await createProject(server, {
       name: 'Ganeti Web Manager',
-      slugs: ['gwm'],
+      slugs: ['gwm', 'ganeti'],
       default_activity: 'dev',
-      ...member,
+      uri: 'https://code.example.org/gwm',
+      users: { alice: { member: true, manager: true }, bob: { member: true } },
     });
     await createProject(server, {
       name: 'Protein Geometry DB',
@@ -126,6 +129,12 @@ async function main() {
       );
       await page.locator('ol.ranked meter').first().waitFor();
       await page.screenshot({ path: join(OUT, `reports-projects-${name}.png`), fullPage: true });
+      await page.goto(`${server.url}/projects`);
+      await page.getByRole('link', { name: 'Ganeti Web Manager' }).waitFor();
+      await page.screenshot({ path: join(OUT, `projects-${name}.png`), fullPage: true });
+      await page.getByRole('link', { name: 'Ganeti Web Manager' }).click();
+      await page.getByRole('region', { name: 'Revisions' }).waitFor();
+      await page.screenshot({ path: join(OUT, `project-${name}.png`), fullPage: true });
       await page.getByRole('link', { name: 'Profile' }).click();
       await page.getByLabel('Display name').waitFor();
       await page.screenshot({ path: join(OUT, `profile-${name}.png`), fullPage: true });
