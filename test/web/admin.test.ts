@@ -4,22 +4,13 @@
 // deleted: the server's words), navigation that shows only what one may use, axe on
 // every page and a 360 px screen.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createUser, type TestUser } from '../helpers/factories';
-import { ADMIN, startTestServer, type TestServer } from '../helpers/server';
-import {
-  axeViolations,
-  ensureWebAssets,
-  launchBrowser,
-  newPage,
-  pageErrors,
-  signIn,
-  skipReason,
-} from './browser';
+import { ADMIN, type TestServer } from '../helpers/server';
+import { axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
 
 const skip = skipReason();
-if (skip) console.log(`# skipping the browser tests: ${skip}`);
 
 describe('the web app: administration', { skip }, () => {
   let server: TestServer;
@@ -27,16 +18,11 @@ describe('the web app: administration', { skip }, () => {
   let plain: TestUser;
   let siteManager: TestUser;
 
+  const suite = browserSuite();
   before(async () => {
-    ensureWebAssets();
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+    ({ server, browser } = suite);
     plain = await createUser(server, { username: 'plain' });
     siteManager = await createUser(server, { username: 'sm', site_manager: true });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    assert.deepEqual(pageErrors, []);
   });
 
   const nav = async (page: import('playwright-core').Page) =>

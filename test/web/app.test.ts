@@ -2,7 +2,7 @@
 // timesheet typed by keyboard and checked through the API, accessibility (axe-core) and
 // a 360 px screen. See test/web/browser.ts for how chromium is found.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { formatDuration } from '../../src/web/base/duration';
 import {
@@ -13,18 +13,9 @@ import {
   type TestUser,
 } from '../helpers/factories';
 import { ADMIN, startTestServer, type TestServer } from '../helpers/server';
-import {
-  axeViolations,
-  ensureWebAssets,
-  launchBrowser,
-  newPage,
-  pageErrors,
-  signIn,
-  skipReason,
-} from './browser';
+import { axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
 
 const skip = skipReason();
-if (skip) console.log(`# skipping the browser tests: ${skip}`);
 
 describe('the web app in chromium', { skip }, () => {
   let server: TestServer;
@@ -33,12 +24,9 @@ describe('the web app in chromium', { skip }, () => {
   let project: TestProject;
   let other: TestProject;
 
+  const suite = browserSuite({ TIMETRACK_LOGIN_MAX_FAILURES: '3' });
   before(async () => {
-    ensureWebAssets();
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { TIMETRACK_LOGIN_MAX_FAILURES: '3' } }),
-      launchBrowser(),
-    ]);
+    ({ server, browser } = suite);
     alice = await createUser(server, { username: 'alice' });
     const dev = await createActivity(server, { slug: 'dev', name: 'Development' });
     await createActivity(server, { slug: 'docs', name: 'Documentation' });
@@ -53,11 +41,6 @@ describe('the web app in chromium', { skip }, () => {
       slugs: ['other'],
       users: {},
     });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    assert.deepEqual(pageErrors, []);
   });
 
   it('signs in, shows the server’s text on a wrong password, signs out', async () => {

@@ -1,10 +1,13 @@
 // Browser tests through node:test: Debian's chromium driven by playwright-core (no
 // browser download), one browser per test file, a fresh profile, a real server on port
 // 0. Without chromium the tests skip and say how to install it; with CI=true they fail.
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../helpers/server';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -19,12 +22,36 @@ const ARGS = [
   '--disable-sync',
 ];
 
-/** Why the browser tests cannot run here, or undefined when they can. */
+/** Why the browser tests cannot run here (said on stdout), or undefined when they can. */
 export function skipReason(): string | undefined {
   if (existsSync(CHROMIUM)) return undefined;
   const why = `no chromium at ${CHROMIUM}: install it (sudo apt-get install chromium) or set CHROMIUM_PATH`;
   if (process.env.CI === 'true') throw new Error(`CI=true: the browser tests must run, but ${why}`);
+  console.log(`# skipping the browser tests: ${why}`);
   return why;
+}
+
+/**
+ * A browser test file's set-up, registered in its describe: before its tests the web
+ * assets are built and a server (with `env`) and chromium started; after them both are
+ * closed and no page may have reported an error. Read `server` and `browser` from the
+ * result inside hooks and tests.
+ */
+export function browserSuite(env: Record<string, string> = {}): {
+  server: TestServer;
+  browser: Browser;
+} {
+  const suite = {} as { server: TestServer; browser: Browser };
+  before(async () => {
+    ensureWebAssets();
+    [suite.server, suite.browser] = await Promise.all([startTestServer({ env }), launchBrowser()]);
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+    assert.deepEqual(pageErrors, []);
+  });
+  return suite;
 }
 
 /**

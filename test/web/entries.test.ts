@@ -2,14 +2,13 @@
 // edit with a field error in place, delete, restore, history; a plain user never sees
 // another's entries; the profile's details and password. See test/web/browser.ts.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { ensureWebAssets, launchBrowser, newPage, pageErrors, signIn, skipReason } from './browser';
+import type { TestServer } from '../helpers/server';
+import { browserSuite, newPage, signIn, skipReason } from './browser';
 
 const skip = skipReason();
-if (skip) console.log(`# skipping the browser tests: ${skip}`);
 
 describe('the web app: entries and profile', { skip }, () => {
   let server: TestServer;
@@ -30,9 +29,9 @@ describe('the web app: entries and profile', { skip }, () => {
     return res.body as { uuid: string };
   };
 
+  const suite = browserSuite();
   before(async () => {
-    ensureWebAssets();
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+    ({ server, browser } = suite);
     alice = await createUser(server, { username: 'alice' });
     bob = await createUser(server, { username: 'bob', display_name: 'Bob Builder' });
     await createActivity(server, { slug: 'dev', name: 'Development' });
@@ -48,11 +47,6 @@ describe('the web app: entries and profile', { skip }, () => {
       await book(alice, `2024-01-${String((i % 28) + 1).padStart(2, '0')}`, 30 + i, `task ${i}`);
     }
     await book(bob, '2024-01-15', 90, 'bob’s secret work');
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    assert.deepEqual(pageErrors, []);
   });
 
   it('lists one’s entries 50 to a page, most recently changed first, with filters', async () => {

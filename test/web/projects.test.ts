@@ -3,22 +3,13 @@
 // slug change shows in the history with who made it; "already exists" at the slug
 // field; an admin creates and deletes a project; axe and a 360 px screen.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
-import { ADMIN, startTestServer, type TestServer } from '../helpers/server';
-import {
-  axeViolations,
-  ensureWebAssets,
-  launchBrowser,
-  newPage,
-  pageErrors,
-  signIn,
-  skipReason,
-} from './browser';
+import { ADMIN, type TestServer } from '../helpers/server';
+import { axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
 
 const skip = skipReason();
-if (skip) console.log(`# skipping the browser tests: ${skip}`);
 
 describe('the web app: projects', { skip }, () => {
   let server: TestServer;
@@ -27,9 +18,9 @@ describe('the web app: projects', { skip }, () => {
   let alice: TestUser;
   let carol: TestUser;
 
+  const suite = browserSuite();
   before(async () => {
-    ensureWebAssets();
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+    ({ server, browser } = suite);
     manager = await createUser(server, { username: 'mgr' });
     alice = await createUser(server, { username: 'alice' });
     carol = await createUser(server, { username: 'carol' });
@@ -41,11 +32,6 @@ describe('the web app: projects', { skip }, () => {
       users: { mgr: { manager: true }, alice: { member: true } },
     });
     await createProject(server, { name: 'Other', slugs: ['other'], users: {} });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    assert.deepEqual(pageErrors, []);
   });
 
   it('lets a project manager add a member, who can log time to it at once', async () => {
@@ -156,7 +142,7 @@ describe('the web app: projects', { skip }, () => {
       () => (globalThis as any).document.documentElement.scrollWidth,
     );
     assert.ok(wide <= 360, `the project page is ${wide} px wide in a 360 px window`);
-    await page.getByRole('link', { name: 'Projects' }).click();
+    await page.getByRole('link', { name: 'Projects', exact: true }).click();
     await page.getByRole('link', { name: 'Ganeti Web Manager' }).waitFor();
     const list = await page.evaluate(
       () => (globalThis as any).document.documentElement.scrollWidth,

@@ -3,24 +3,15 @@
 // download equals the table, both chart kinds render, and axe and a 360 px screen pass.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import type { Browser } from 'playwright-core';
 import { formatDuration } from '../../src/web/base/duration';
 import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
-import { startTestServer, type TestServer } from '../helpers/server';
-import {
-  axeViolations,
-  ensureWebAssets,
-  launchBrowser,
-  newPage,
-  pageErrors,
-  signIn,
-  skipReason,
-} from './browser';
+import type { TestServer } from '../helpers/server';
+import { axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
 
 const skip = skipReason();
-if (skip) console.log(`# skipping the browser tests: ${skip}`);
 
 const MARCH = 'range=custom&start=2024-03-01&end=2024-03-31';
 
@@ -30,9 +21,9 @@ describe('the web app: reports', { skip }, () => {
   let manager: TestUser;
   let alice: TestUser;
 
+  const suite = browserSuite();
   before(async () => {
-    ensureWebAssets();
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+    ({ server, browser } = suite);
     manager = await createUser(server, { username: 'mgr' });
     alice = await createUser(server, { username: 'alice' });
     const bob = await createUser(server, { username: 'bob' });
@@ -67,11 +58,6 @@ describe('the web app: reports', { skip }, () => {
       if (d % 4 === 0) await book(alice, 'other', date, 45);
     }
     await book(alice, 'gwm', '2024-04-02', 120); // outside the range
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    assert.deepEqual(pageErrors, []);
   });
 
   it('answers hours per person on a project for a month, as the entries behind it add up', async () => {

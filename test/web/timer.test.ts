@@ -3,23 +3,22 @@
 // a save that meets a network failure waits behind the banner's Retry; a save that
 // meets an ended session waits for the sign-in dialog and is then made.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
-import { bcryptHash, startTestServer, type TestServer } from '../helpers/server';
-import { ensureWebAssets, launchBrowser, newPage, pageErrors, signIn, skipReason } from './browser';
+import { bcryptHash, type TestServer } from '../helpers/server';
+import { browserSuite, newPage, signIn, skipReason } from './browser';
 
 const skip = skipReason();
-if (skip) console.log(`# skipping the browser tests: ${skip}`);
 
 describe('the web app: timer, lost connection, ended session', { skip }, () => {
   let server: TestServer;
   let browser: Browser;
   let alice: TestUser;
 
+  const suite = browserSuite();
   before(async () => {
-    ensureWebAssets();
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+    ({ server, browser } = suite);
     alice = await createUser(server, { username: 'alice' });
     await createActivity(server, { slug: 'dev', name: 'Development' });
     await createProject(server, {
@@ -28,11 +27,6 @@ describe('the web app: timer, lost connection, ended session', { skip }, () => {
       default_activity: 'dev',
       users: { alice: { member: true } },
     });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    assert.deepEqual(pageErrors, []);
   });
 
   const timerOf = (page: Page) => page.getByRole('region', { name: 'Timer' });

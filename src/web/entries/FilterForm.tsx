@@ -3,6 +3,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import type { User } from '../api';
 import type { Catalog } from '../base/catalog';
+import { activityOptions, projectOptions, Select, TextField, userOptions } from '../base/fields';
 import { type EntryFilters, EVERYONE } from './filters';
 
 export function FilterForm(props: {
@@ -27,68 +28,61 @@ export function FilterForm(props: {
       }}
     >
       <div>
-        <label for={`${id}-s`}>From</label>
-        <input
-          id={`${id}-s`}
+        <TextField
+          form={id}
+          field="start"
+          label="From"
           type="date"
           value={f.start}
-          onInput={(e) => set({ start: e.currentTarget.value })}
+          onInput={(start) => set({ start })}
         />
       </div>
       <div>
-        <label for={`${id}-e`}>To</label>
-        <input
-          id={`${id}-e`}
+        <TextField
+          form={id}
+          field="end"
+          label="To"
           type="date"
           value={f.end}
-          onInput={(e) => set({ end: e.currentTarget.value })}
+          onInput={(end) => set({ end })}
         />
       </div>
       <div>
-        <label for={`${id}-p`}>Project</label>
-        <select
+        <Select
           id={`${id}-p`}
+          label="Project"
           value={f.project}
-          onChange={(e) => set({ project: e.currentTarget.value })}
-        >
-          <option value="">All projects</option>
-          {props.catalog?.projects.map((p) => (
-            <option key={p.uuid} value={p.slugs[0]}>
-              {p.name}
-            </option>
-          ))}
-        </select>
+          options={[
+            { value: '', label: 'All projects' },
+            ...projectOptions(props.catalog?.projects),
+          ]}
+          onChange={(project) => set({ project })}
+        />
       </div>
       <div>
-        <label for={`${id}-a`}>Activity</label>
-        <select
+        <Select
           id={`${id}-a`}
+          label="Activity"
           value={f.activity}
-          onChange={(e) => set({ activity: e.currentTarget.value })}
-        >
-          <option value="">All activities</option>
-          {props.catalog?.activities.map((a) => (
-            <option key={a.uuid} value={a.slug}>
-              {a.name}
-            </option>
-          ))}
-        </select>
+          options={[
+            { value: '', label: 'All activities' },
+            ...activityOptions(props.catalog?.activities),
+          ]}
+          onChange={(activity) => set({ activity })}
+        />
       </div>
       <div>
-        <label for={`${id}-u`}>User</label>
-        <select
+        <Select
           id={`${id}-u`}
+          label="User"
           value={f.user}
-          onChange={(e) => set({ user: e.currentTarget.value })}
-        >
-          <option value={props.me}>Me ({props.me})</option>
-          <option value={EVERYONE}>Everyone I can see</option>
-          {others.map((u) => (
-            <option key={u.username} value={u.username}>
-              {u.display_name ? `${u.display_name} (${u.username})` : u.username}
-            </option>
-          ))}
-        </select>
+          options={[
+            { value: props.me, label: `Me (${props.me})` },
+            { value: EVERYONE, label: 'Everyone I can see' },
+            ...userOptions(others),
+          ]}
+          onChange={(user) => set({ user })}
+        />
       </div>
       <label class="inline">
         <input

@@ -6,7 +6,8 @@ import { hash } from 'bcryptjs';
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api, errorText, type User } from '../api';
 import { reloadCatalog } from '../base/catalog';
-import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+import { Problem, type Problems, problemsOf } from '../base/field-problems';
+import { TextField } from '../base/fields';
 
 const MIN_PASSWORD = 8;
 const BCRYPT_COST = 10;
@@ -72,25 +73,25 @@ function Details(props: { user: User; onSaved: (u: User) => void }) {
       <div class="fields">
         <span class="label">Username</span>
         <span>{props.user.username}</span>
-        <label for={`${id}-n`}>Display name</label>
-        <input
-          id={`${id}-n`}
+        <TextField
+          form={id}
+          field="display_name"
+          label="Display name"
           autoComplete="name"
           value={name}
-          onInput={(e) => setName(e.currentTarget.value)}
-          {...problemProps(id, 'display_name', problems)}
+          onInput={setName}
+          problems={problems}
         />
-        <Problem id={id} field="display_name" problems={problems} />
-        <label for={`${id}-e`}>Email</label>
-        <input
-          id={`${id}-e`}
+        <TextField
+          form={id}
+          field="email"
+          label="Email"
           type="email"
           autoComplete="email"
           value={email}
-          onInput={(e) => setEmail(e.currentTarget.value)}
-          {...problemProps(id, 'email', problems)}
+          onInput={setEmail}
+          problems={problems}
         />
-        <Problem id={id} field="email" problems={problems} />
       </div>
       <Problem id={id} field="form" problems={problems} />
       <p class="status" role="status">
@@ -144,33 +145,40 @@ function Password(props: { username: string }) {
       setBusy(false);
     }
   };
-  const input = (
-    field: string,
-    label: string,
-    value: string,
-    set: (v: string) => void,
-    auto: string,
-  ) => (
-    <>
-      <label for={`${id}-${field}`}>{label}</label>
-      <input
-        id={`${id}-${field}`}
-        type="password"
-        autoComplete={auto}
-        value={value}
-        onInput={(e) => set(e.currentTarget.value)}
-        {...problemProps(id, field, problems)}
-      />
-      <Problem id={id} field={field} problems={problems} />
-    </>
-  );
   return (
     <form class="card entry-form" onSubmit={submit} noValidate aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Change password</h2>
       <div class="fields">
-        {input('current', 'Current password', current, setCurrent, 'current-password')}
-        {input('next', 'New password', next, setNext, 'new-password')}
-        {input('repeat', 'Repeat the new password', repeat, setRepeat, 'new-password')}
+        <TextField
+          form={id}
+          field="current"
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onInput={setCurrent}
+          problems={problems}
+        />
+        <TextField
+          form={id}
+          field="next"
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          value={next}
+          onInput={setNext}
+          problems={problems}
+        />
+        <TextField
+          form={id}
+          field="repeat"
+          label="Repeat the new password"
+          type="password"
+          autoComplete="new-password"
+          value={repeat}
+          onInput={setRepeat}
+          problems={problems}
+        />
       </div>
       <Problem id={id} field="form" problems={problems} />
       <p class="status" role="status">

@@ -5,6 +5,7 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import { api, errorText } from '../api';
 import type { Catalog } from '../base/catalog';
 import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+import { TextField } from '../base/fields';
 import type { Project, ProjectFields, ProjectRoles, User } from '../types';
 import { RoleList } from './RoleList';
 
@@ -98,24 +99,24 @@ export function ProjectForm(props: {
     >
       <h2 id={`${id}-h`}>{p ? 'Project' : 'New project'}</h2>
       <div class="fields">
-        <label for={`${id}-n`}>Name</label>
-        <input
-          id={`${id}-n`}
+        <TextField
+          form={id}
+          field="name"
+          label="Name"
           value={name}
-          onInput={(e) => setName(e.currentTarget.value)}
-          {...problemProps(id, 'name', problems)}
+          onInput={setName}
+          problems={problems}
         />
-        <Problem id={id} field="name" problems={problems} />
-        <label for={`${id}-uri`}>URI</label>
-        <input
-          id={`${id}-uri`}
+        <TextField
+          form={id}
+          field="uri"
+          label="URI"
           type="url"
           placeholder="https://…"
           value={uri}
-          onInput={(e) => setUri(e.currentTarget.value)}
-          {...problemProps(id, 'uri', problems)}
+          onInput={setUri}
+          problems={problems}
         />
-        <Problem id={id} field="uri" problems={problems} />
         <span class="label" aria-hidden="true">
           Slugs
         </span>

@@ -4,7 +4,10 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import { api, type Grouping, type User } from '../api';
 import type { Catalog } from '../base/catalog';
 import { today } from '../base/dates';
+import { activityOptions, projectOptions, Select, TextField, userOptions } from '../base/fields';
 import { GROUPINGS, RANGES, type Range, type ReportSettings, rangeDates } from './settings';
+
+const GROUPING_OPTIONS = Object.entries(GROUPINGS).map(([value, label]) => ({ value, label }));
 
 export function ReportForm(props: {
   settings: ReportSettings;
@@ -36,117 +39,92 @@ export function ReportForm(props: {
       }}
     >
       <div>
-        <label for={`${id}-r`}>Range</label>
-        <select
+        <Select
           id={`${id}-r`}
+          label="Range"
           value={s.range}
-          onChange={(e) => setRange(e.currentTarget.value as Range)}
-        >
-          {Object.entries(RANGES).map(([value, name]) => (
-            <option key={value} value={value}>
-              {name}
-            </option>
-          ))}
-        </select>
+          options={Object.entries(RANGES).map(([value, label]) => ({ value, label }))}
+          onChange={(range) => setRange(range as Range)}
+        />
       </div>
       <div>
-        <label for={`${id}-s`}>From</label>
-        <input
-          id={`${id}-s`}
+        <TextField
+          form={id}
+          field="start"
+          label="From"
           type="date"
           required
           value={s.start}
-          onInput={(e) => set({ range: 'custom', start: e.currentTarget.value })}
+          onInput={(start) => set({ range: 'custom', start })}
         />
       </div>
       <div>
-        <label for={`${id}-e`}>To</label>
-        <input
-          id={`${id}-e`}
+        <TextField
+          form={id}
+          field="end"
+          label="To"
           type="date"
           required
           value={s.end}
-          onInput={(e) => set({ range: 'custom', end: e.currentTarget.value })}
+          onInput={(end) => set({ range: 'custom', end })}
         />
       </div>
       <div>
-        <label for={`${id}-p`}>Project</label>
-        <select
+        <Select
           id={`${id}-p`}
+          label="Project"
           value={s.project}
-          onChange={(e) => set({ project: e.currentTarget.value })}
-        >
-          <option value="">All projects</option>
-          {props.catalog?.projects.map((p) => (
-            <option key={p.uuid} value={p.slugs[0]}>
-              {p.name}
-            </option>
-          ))}
-        </select>
+          options={[
+            { value: '', label: 'All projects' },
+            ...projectOptions(props.catalog?.projects),
+          ]}
+          onChange={(project) => set({ project })}
+        />
       </div>
       <div>
-        <label for={`${id}-a`}>Activity</label>
-        <select
+        <Select
           id={`${id}-a`}
+          label="Activity"
           value={s.activity}
-          onChange={(e) => set({ activity: e.currentTarget.value })}
-        >
-          <option value="">All activities</option>
-          {props.catalog?.activities.map((a) => (
-            <option key={a.uuid} value={a.slug}>
-              {a.name}
-            </option>
-          ))}
-        </select>
+          options={[
+            { value: '', label: 'All activities' },
+            ...activityOptions(props.catalog?.activities),
+          ]}
+          onChange={(activity) => set({ activity })}
+        />
       </div>
       <div>
-        <label for={`${id}-u`}>User</label>
-        <select
+        <Select
           id={`${id}-u`}
+          label="User"
           value={s.user}
-          onChange={(e) => set({ user: e.currentTarget.value })}
-        >
-          <option value="">Everyone I can see</option>
-          {users.map((u) => (
-            <option key={u.username} value={u.username}>
-              {u.display_name ? `${u.display_name} (${u.username})` : u.username}
-            </option>
-          ))}
-        </select>
+          options={[{ value: '', label: 'Everyone I can see' }, ...userOptions(users)]}
+          onChange={(user) => set({ user })}
+        />
       </div>
       <div>
-        <label for={`${id}-g`}>Group by</label>
-        <select
+        <Select
           id={`${id}-g`}
+          label="Group by"
           value={s.group}
-          onChange={(e) => {
-            const group = e.currentTarget.value as Grouping;
+          options={GROUPING_OPTIONS}
+          onChange={(value) => {
+            const group = value as Grouping;
             set({ group, thenBy: s.thenBy === group ? '' : s.thenBy });
           }}
-        >
-          {Object.entries(GROUPINGS).map(([value, name]) => (
-            <option key={value} value={value}>
-              {name}
-            </option>
-          ))}
-        </select>
+        />
       </div>
       <div>
-        <label for={`${id}-t`}>Then by</label>
-        <select
+        <Select
           id={`${id}-t`}
+          label="Then by"
           value={s.thenBy}
-          onChange={(e) => set({ thenBy: e.currentTarget.value as Grouping | '' })}
-        >
-          <option value="">Nothing</option>
-          {Object.entries(GROUPINGS)
-            .filter(([value]) => value !== s.group)
-            .map(([value, name]) => (
-              <option key={value} value={value}>
-                {name}
-              </option>
-            ))}
-        </select>
+          options={[
+            { value: '', label: 'Nothing' },
+            ...GROUPING_OPTIONS.filter((o) => o.value !== s.group),
+          ]}
+          onChange={(thenBy) => set({ thenBy: thenBy as Grouping | '' })}
+        />
       </div>
       <button type="submit" class="primary">
         Show report

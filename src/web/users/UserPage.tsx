@@ -9,6 +9,7 @@ import { api, errorText } from '../api';
 import { useCatalog } from '../base/catalog';
 import { Confirm } from '../base/Dialog';
 import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+import { TextField } from '../base/fields';
 import { navigate, onLinkClick } from '../router';
 import type { Named, User, UserFields } from '../types';
 
@@ -151,50 +152,46 @@ export function UserPage(props: { username: string; who: string }) {
       <form class="card entry-form wide-card" onSubmit={submit} noValidate aria-label="User">
         <div class="fields">
           {creating && (
-            <>
-              <label for={`${id}-u`}>Username</label>
-              <input
-                id={`${id}-u`}
-                autoComplete="off"
-                value={form.username}
-                onInput={(e) => set({ username: e.currentTarget.value })}
-                {...problemProps(id, 'username', problems)}
-              />
-              <Problem id={id} field="username" problems={problems} />
-            </>
+            <TextField
+              form={id}
+              field="username"
+              label="Username"
+              autoComplete="off"
+              value={form.username}
+              onInput={(username) => set({ username })}
+              problems={problems}
+            />
           )}
-          <label for={`${id}-n`}>Display name</label>
-          <input
-            id={`${id}-n`}
+          <TextField
+            form={id}
+            field="display_name"
+            label="Display name"
             disabled={!may.profile}
             value={form.display_name ?? ''}
-            onInput={(e) => set({ display_name: e.currentTarget.value })}
-            {...problemProps(id, 'display_name', problems)}
+            onInput={(display_name) => set({ display_name })}
+            problems={problems}
           />
-          <Problem id={id} field="display_name" problems={problems} />
-          <label for={`${id}-e`}>Email</label>
-          <input
-            id={`${id}-e`}
+          <TextField
+            form={id}
+            field="email"
+            label="Email"
             type="email"
             disabled={!may.profile}
             value={form.email ?? ''}
-            onInput={(e) => set({ email: e.currentTarget.value })}
-            {...problemProps(id, 'email', problems)}
+            onInput={(email) => set({ email })}
+            problems={problems}
           />
-          <Problem id={id} field="email" problems={problems} />
           {may.password && (
-            <>
-              <label for={`${id}-p`}>{creating ? 'Initial password' : 'New password'}</label>
-              <input
-                id={`${id}-p`}
-                type="password"
-                autoComplete="new-password"
-                value={password}
-                onInput={(e) => setPassword(e.currentTarget.value)}
-                {...problemProps(id, 'password', problems)}
-              />
-              <Problem id={id} field="password" problems={problems} />
-            </>
+            <TextField
+              form={id}
+              field="password"
+              label={creating ? 'Initial password' : 'New password'}
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              onInput={setPassword}
+              problems={problems}
+            />
           )}
           <fieldset class="checks">
             <legend>Site flags</legend>
