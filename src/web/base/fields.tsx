@@ -4,6 +4,7 @@
 // grid lays them out in two columns and a filter bar wraps each pair in a <div>.
 import type { JSX } from 'preact';
 import type { Activity, Project, User } from '../types';
+import type { Catalog } from './catalog';
 import { Problem, type Problems, problemProps } from './field-problems';
 
 export interface Option {
@@ -80,3 +81,49 @@ export const userOptions = (users: User[]): Option[] =>
     value: u.username,
     label: u.display_name ? `${u.display_name} (${u.username})` : u.username,
   }));
+
+/** The filters the entries page and the reports share: project, activity and user. */
+export function FilterSelects(props: {
+  form: string;
+  catalog: Catalog | undefined;
+  value: { project: string; activity: string; user: string };
+  /** The user choices: who "all" is differs between the two pages. */
+  users: Option[];
+  onChange: (patch: { project?: string; activity?: string; user?: string }) => void;
+}) {
+  const { form, catalog, value, onChange } = props;
+  return (
+    <>
+      <div>
+        <Select
+          id={`${form}-project`}
+          label="Project"
+          value={value.project}
+          options={[{ value: '', label: 'All projects' }, ...projectOptions(catalog?.projects)]}
+          onChange={(project) => onChange({ project })}
+        />
+      </div>
+      <div>
+        <Select
+          id={`${form}-activity`}
+          label="Activity"
+          value={value.activity}
+          options={[
+            { value: '', label: 'All activities' },
+            ...activityOptions(catalog?.activities),
+          ]}
+          onChange={(activity) => onChange({ activity })}
+        />
+      </div>
+      <div>
+        <Select
+          id={`${form}-user`}
+          label="User"
+          value={value.user}
+          options={props.users}
+          onChange={(user) => onChange({ user })}
+        />
+      </div>
+    </>
+  );
+}

@@ -3,7 +3,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import type { User } from '../api';
 import type { Catalog } from '../base/catalog';
-import { activityOptions, projectOptions, Select, TextField, userOptions } from '../base/fields';
+import { FilterSelects, TextField, userOptions } from '../base/fields';
 import { type EntryFilters, EVERYONE } from './filters';
 
 export function FilterForm(props: {
@@ -47,43 +47,17 @@ export function FilterForm(props: {
           onInput={(end) => set({ end })}
         />
       </div>
-      <div>
-        <Select
-          id={`${id}-p`}
-          label="Project"
-          value={f.project}
-          options={[
-            { value: '', label: 'All projects' },
-            ...projectOptions(props.catalog?.projects),
-          ]}
-          onChange={(project) => set({ project })}
-        />
-      </div>
-      <div>
-        <Select
-          id={`${id}-a`}
-          label="Activity"
-          value={f.activity}
-          options={[
-            { value: '', label: 'All activities' },
-            ...activityOptions(props.catalog?.activities),
-          ]}
-          onChange={(activity) => set({ activity })}
-        />
-      </div>
-      <div>
-        <Select
-          id={`${id}-u`}
-          label="User"
-          value={f.user}
-          options={[
-            { value: props.me, label: `Me (${props.me})` },
-            { value: EVERYONE, label: 'Everyone I can see' },
-            ...userOptions(others),
-          ]}
-          onChange={(user) => set({ user })}
-        />
-      </div>
+      <FilterSelects
+        form={id}
+        catalog={props.catalog}
+        value={f}
+        users={[
+          { value: props.me, label: `Me (${props.me})` },
+          { value: EVERYONE, label: 'Everyone I can see' },
+          ...userOptions(others),
+        ]}
+        onChange={set}
+      />
       <label class="inline">
         <input
           type="checkbox"

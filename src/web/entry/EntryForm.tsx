@@ -7,6 +7,7 @@ import { api, errorText, type Time, type TimeFields } from '../api';
 import { type Catalog, memberProjects, projectOf } from '../base/catalog';
 import { formatDuration, parseDuration } from '../base/duration';
 import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+import { projectOptions, Select } from '../base/fields';
 
 const FIELDS = ['date_worked', 'duration', 'project', 'activities', 'notes', 'issue_uri'] as const;
 
@@ -80,19 +81,14 @@ export function EntryForm(props: {
           {...problemProps(id, 'duration', problems)}
         />
         <Problem id={id} field="duration" problems={problems} />
-        <label for={`${id}-project`}>Project</label>
-        <select
+        <Select
           id={`${id}-project`}
+          label="Project"
           value={project}
-          onChange={(e) => setProject(e.currentTarget.value)}
+          options={projectOptions(choices)}
+          onChange={setProject}
           {...problemProps(id, 'project', problems)}
-        >
-          {choices.map((p) => (
-            <option key={p.uuid} value={p.slugs[0]}>
-              {p.name}
-            </option>
-          ))}
-        </select>
+        />
         <Problem id={id} field="project" problems={problems} />
         <fieldset class="checks" {...problemProps(id, 'activities', problems)}>
           <legend>Activities</legend>

@@ -4,7 +4,7 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import { api, type Grouping, type User } from '../api';
 import type { Catalog } from '../base/catalog';
 import { today } from '../base/dates';
-import { activityOptions, projectOptions, Select, TextField, userOptions } from '../base/fields';
+import { FilterSelects, Select, TextField, userOptions } from '../base/fields';
 import { GROUPINGS, RANGES, type Range, type ReportSettings, rangeDates } from './settings';
 
 const GROUPING_OPTIONS = Object.entries(GROUPINGS).map(([value, label]) => ({ value, label }));
@@ -69,39 +69,13 @@ export function ReportForm(props: {
           onInput={(end) => set({ range: 'custom', end })}
         />
       </div>
-      <div>
-        <Select
-          id={`${id}-p`}
-          label="Project"
-          value={s.project}
-          options={[
-            { value: '', label: 'All projects' },
-            ...projectOptions(props.catalog?.projects),
-          ]}
-          onChange={(project) => set({ project })}
-        />
-      </div>
-      <div>
-        <Select
-          id={`${id}-a`}
-          label="Activity"
-          value={s.activity}
-          options={[
-            { value: '', label: 'All activities' },
-            ...activityOptions(props.catalog?.activities),
-          ]}
-          onChange={(activity) => set({ activity })}
-        />
-      </div>
-      <div>
-        <Select
-          id={`${id}-u`}
-          label="User"
-          value={s.user}
-          options={[{ value: '', label: 'Everyone I can see' }, ...userOptions(users)]}
-          onChange={(user) => set({ user })}
-        />
-      </div>
+      <FilterSelects
+        form={id}
+        catalog={props.catalog}
+        value={s}
+        users={[{ value: '', label: 'Everyone I can see' }, ...userOptions(users)]}
+        onChange={set}
+      />
       <div>
         <Select
           id={`${id}-g`}

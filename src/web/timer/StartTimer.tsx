@@ -4,6 +4,7 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import { api, errorText, type Timer } from '../api';
 import { type Catalog, memberProjects } from '../base/catalog';
 import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+import { activityOptions, projectOptions, Select } from '../base/fields';
 
 const FIELDS = ['project', 'activities', 'notes'] as const;
 
@@ -14,8 +15,8 @@ export function StartTimer(props: {
 }) {
   const id = useId();
   const projects = memberProjects(props.catalog.projects, props.catalog.me.username);
-  const [projectUuid, setProjectUuid] = useState(projects[0]?.uuid ?? '');
-  const project = projects.find((p) => p.uuid === projectUuid);
+  const [projectSlug, setProjectSlug] = useState(projects[0]?.slugs[0] ?? '');
+  const project = projects.find((p) => p.slugs[0] === projectSlug);
   const [activity, setActivity] = useState('');
   const [notes, setNotes] = useState('');
   const [problems, setProblems] = useState<Problems>({});
@@ -60,34 +61,23 @@ export function StartTimer(props: {
   return (
     <form class="entry-form" onSubmit={submit} noValidate>
       <div class="fields">
-        <label for={`${id}-p`}>Project</label>
-        <select
+        <Select
           id={`${id}-p`}
-          value={projectUuid}
-          onChange={(e) => setProjectUuid(e.currentTarget.value)}
+          label="Project"
+          value={project?.slugs[0] ?? ''}
+          options={projectOptions(projects)}
+          onChange={setProjectSlug}
           {...problemProps(id, 'project', problems)}
-        >
-          {projects.map((p) => (
-            <option key={p.uuid} value={p.uuid}>
-              {p.name}
-            </option>
-          ))}
-        </select>
+        />
         <Problem id={id} field="project" problems={problems} />
-        <label for={`${id}-a`}>Activity</label>
-        <select
+        <Select
           id={`${id}-a`}
+          label="Activity"
           value={activity}
-          onChange={(e) => setActivity(e.currentTarget.value)}
+          options={activityOptions(props.catalog.activities, project?.default_activity)}
+          onChange={setActivity}
           {...problemProps(id, 'activities', problems)}
-        >
-          {props.catalog.activities.map((a) => (
-            <option key={a.uuid} value={a.slug}>
-              {a.name}
-              {a.slug === project?.default_activity ? ' (default)' : ''}
-            </option>
-          ))}
-        </select>
+        />
         <Problem id={id} field="activities" problems={problems} />
         <label for={`${id}-n`}>Notes</label>
         <input
