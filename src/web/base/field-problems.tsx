@@ -3,7 +3,10 @@
 // contain a valid project reference`, `The timer is missing a project`, `Slug gwm
 // already exists on another object`), and the text
 // under the field, tied to it for screen readers (aria-describedby, aria-invalid).
-// `form` is the key of a problem that names no field.
+// `form` is the key of a problem that names no field; FormEnd shows it above the
+// form's buttons, with the form's status line.
+
+import type { ComponentChildren } from 'preact';
 
 export type Problems = Record<string, string>;
 
@@ -48,5 +51,35 @@ export function Problem(props: { id: string; field: string; problems: Problems }
     >
       {text}
     </p>
+  );
+}
+
+/**
+ * The end of a form: the problem that names no field, a status line (when given) and the
+ * buttons — `submit` the primary one, `extra` before it (Cancel, Delete).
+ */
+export function FormEnd(props: {
+  id: string;
+  problems: Problems;
+  status?: string;
+  submit: string;
+  busy?: boolean;
+  extra?: ComponentChildren;
+}) {
+  return (
+    <>
+      <Problem id={props.id} field="form" problems={props.problems} />
+      {props.status !== undefined && (
+        <p class="status" role="status">
+          {props.status}
+        </p>
+      )}
+      <div class="actions">
+        {props.extra}
+        <button type="submit" class="primary" disabled={props.busy}>
+          {props.submit}
+        </button>
+      </div>
+    </>
   );
 }

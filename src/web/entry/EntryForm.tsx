@@ -6,7 +6,7 @@ import { useId, useState } from 'preact/hooks';
 import { api, errorText, type Time, type TimeFields } from '../api';
 import { type Catalog, memberProjects, projectOf } from '../base/catalog';
 import { formatDuration, parseDuration } from '../base/duration';
-import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+import { FormEnd, Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
 import { projectOptions, Select } from '../base/fields';
 
 const FIELDS = ['date_worked', 'duration', 'project', 'activities', 'notes', 'issue_uri'] as const;
@@ -129,15 +129,17 @@ export function EntryForm(props: {
         />
         <Problem id={id} field="issue_uri" problems={problems} />
       </div>
-      <Problem id={id} field="form" problems={problems} />
-      <div class="actions">
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-        <button type="submit" class="primary" disabled={busy}>
-          Save entry
-        </button>
-      </div>
+      <FormEnd
+        id={id}
+        problems={problems}
+        submit="Save entry"
+        busy={busy}
+        extra={
+          <button type="button" onClick={props.onCancel}>
+            Cancel
+          </button>
+        }
+      />
     </form>
   );
 }

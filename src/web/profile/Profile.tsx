@@ -6,7 +6,7 @@ import { hash } from 'bcryptjs';
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api, errorText, type User } from '../api';
 import { reloadCatalog } from '../base/catalog';
-import { Problem, type Problems, problemsOf } from '../base/field-problems';
+import { FormEnd, type Problems, problemsOf } from '../base/field-problems';
 import { TextField } from '../base/fields';
 
 const MIN_PASSWORD = 8;
@@ -93,15 +93,7 @@ function Details(props: { user: User; onSaved: (u: User) => void }) {
           problems={problems}
         />
       </div>
-      <Problem id={id} field="form" problems={problems} />
-      <p class="status" role="status">
-        {status}
-      </p>
-      <div class="actions">
-        <button type="submit" class="primary">
-          Save profile
-        </button>
-      </div>
+      <FormEnd id={id} problems={problems} status={status} submit="Save profile" />
     </form>
   );
 }
@@ -180,15 +172,7 @@ function Password(props: { username: string }) {
           problems={problems}
         />
       </div>
-      <Problem id={id} field="form" problems={problems} />
-      <p class="status" role="status">
-        {status}
-      </p>
-      <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>
-          Change password
-        </button>
-      </div>
+      <FormEnd id={id} problems={problems} status={status} submit="Change password" busy={busy} />
     </form>
   );
 }

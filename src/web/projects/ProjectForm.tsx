@@ -4,7 +4,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api, errorText } from '../api';
 import type { Catalog } from '../base/catalog';
-import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+import { FormEnd, Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
 import { TextField } from '../base/fields';
 import type { Project, ProjectFields, ProjectRoles, User } from '../types';
 import { RoleList } from './RoleList';
@@ -186,15 +186,13 @@ export function ProjectForm(props: {
         ))}
       </div>
       <Problem id={id} field="users" problems={problems} />
-      <Problem id={id} field="form" problems={problems} />
-      <p class="status" role="status">
-        {status}
-      </p>
-      <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>
-          {p ? 'Save project' : 'Create project'}
-        </button>
-      </div>
+      <FormEnd
+        id={id}
+        problems={problems}
+        status={status}
+        submit={p ? 'Save project' : 'Create project'}
+        busy={busy}
+      />
     </form>
   );
 }

@@ -3,7 +3,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api, errorText, type Timer } from '../api';
 import { type Catalog, memberProjects } from '../base/catalog';
-import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+import { FormEnd, Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
 import { activityOptions, projectOptions, Select } from '../base/fields';
 
 const FIELDS = ['project', 'activities', 'notes'] as const;
@@ -88,15 +88,17 @@ export function StartTimer(props: {
         />
         <Problem id={id} field="notes" problems={problems} />
       </div>
-      <Problem id={id} field="form" problems={problems} />
-      <div class="actions">
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-        <button type="submit" class="primary" disabled={busy}>
-          Start
-        </button>
-      </div>
+      <FormEnd
+        id={id}
+        problems={problems}
+        submit="Start"
+        busy={busy}
+        extra={
+          <button type="button" onClick={props.onCancel}>
+            Cancel
+          </button>
+        }
+      />
     </form>
   );
 }

@@ -5,7 +5,7 @@
 import { useId, useState } from 'preact/hooks';
 import { api, errorText } from '../api';
 import { type Catalog, reloadCatalog } from '../base/catalog';
-import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+import { FormEnd, Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
 import { slugOf } from '../base/slug';
 
 export function FirstProject(props: { catalog: Catalog }) {
@@ -90,12 +90,7 @@ export function FirstProject(props: { catalog: Catalog }) {
           </>
         )}
       </div>
-      <Problem id={id} field="form" problems={problems} />
-      <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>
-          Create project
-        </button>
-      </div>
+      <FormEnd id={id} problems={problems} submit="Create project" busy={busy} />
     </form>
   );
 }
