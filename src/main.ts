@@ -13,6 +13,7 @@ import { SchemaTooNewError } from './db/migrate';
 import { NativeAddonError, useEmbeddedNativeAddon } from './db/native-sea';
 import { version } from './embedded';
 import { startServer } from './server';
+import { keepYoungGenerationSmall } from './young-generation';
 
 const dbOption = {
   type: 'string',
@@ -38,6 +39,7 @@ function serveOptions(y: Argv) {
 
 async function serve(argv: Record<string, unknown>): Promise<void> {
   const config = loadConfig(argv as Parameters<typeof loadConfig>[0]);
+  keepYoungGenerationSmall();
   const running = await startServer(config);
   const stop = () => {
     running.close().then(
