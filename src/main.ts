@@ -1,5 +1,6 @@
 // The `timetrack` command line (SPEC §8.1). Exit codes: 0 success, 1 a user error
 // (one line on stderr), 2 bad usage.
+import './young-generation'; // first: before the rest of the bundle allocates
 import yargs, { type Argv } from 'yargs';
 import { backupCommand } from './admin/backup';
 import { checkCommand } from './admin/check';
@@ -13,7 +14,6 @@ import { SchemaTooNewError } from './db/migrate';
 import { NativeAddonError, useEmbeddedNativeAddon } from './db/native-sea';
 import { version } from './embedded';
 import { startServer } from './server';
-import { keepYoungGenerationSmall } from './young-generation';
 
 const dbOption = {
   type: 'string',
@@ -39,7 +39,6 @@ function serveOptions(y: Argv) {
 
 async function serve(argv: Record<string, unknown>): Promise<void> {
   const config = loadConfig(argv as Parameters<typeof loadConfig>[0]);
-  keepYoungGenerationSmall();
   const running = await startServer(config);
   const stop = () => {
     running.close().then(
