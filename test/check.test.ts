@@ -85,7 +85,7 @@ describe('timetrack admin check', () => {
     const config = loadConfig({ port: 0, host: '127.0.0.1', db: filled }, {});
     const server = await startServer(config, { log: createLogger('error'), announce: () => {} });
     try {
-      while (server.app.timeJson.staleCount() > 0) {
+      while (server.app.timeJson.hasStale()) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     } finally {

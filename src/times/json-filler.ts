@@ -24,24 +24,28 @@ export function startTimeJsonFiller(db: Db, store: TimeJsonStore, log: Logger): 
   const step = () => {
     if (stopped) return;
     let wrote = 0;
+    let busy = false;
     try {
-      wrote = writeTransaction(db, () => store.fill(BATCH));
+      // The write lock is taken only when there is work: an idle server leaves it alone.
+      if (store.hasStale()) wrote = writeTransaction(db, () => store.fill(BATCH));
     } catch (err) {
-      // Another process holds the write lock: try again on the next tick.
-      if (!(err instanceof WriteLockBusy)) {
+      // Another process holds the write lock: try again at the idle pace.
+      busy = err instanceof WriteLockBusy;
+      if (!busy) {
         log.error('filling time JSON failed', { error: (err as Error).message });
       }
     }
     if (wrote > 0 && filled === 0) started = performance.now();
     filled += wrote;
-    if (wrote === 0 && filled > 0) {
-      log.info('time JSON filled', {
-        entries: filled,
-        ms: Math.round(performance.now() - started),
-      });
+    // A batch that was not full was the last one: back to the idle pace (also should a
+    // row ever stay NULL, so that it is not computed again and again without a pause).
+    const more = wrote === BATCH;
+    if (!more && !busy && filled > 0) {
+      const ms = Math.round(performance.now() - started);
+      log.info('time JSON filled', { entries: filled, ms });
       filled = 0;
     }
-    timer = setTimeout(step, wrote > 0 ? 0 : IDLE_MS);
+    timer = setTimeout(step, more ? 0 : IDLE_MS);
     timer.unref();
   };
   step();

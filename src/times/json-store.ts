@@ -59,7 +59,7 @@ export function createTimeJsonStore(db: Db) {
   const fill = db.prepare(`UPDATE time_json AS j
     SET json = (SELECT ${COMPUTED} FROM times t WHERE t.id = j.time_id)
     WHERE j.time_id IN (SELECT time_id FROM time_json WHERE json IS NULL LIMIT ?)`);
-  const staleCount = db.prepare('SELECT count(*) FROM time_json WHERE json IS NULL').pluck();
+  const anyStale = db.prepare('SELECT EXISTS (SELECT 1 FROM time_json WHERE json IS NULL)').pluck();
   const projectStale = db.prepare(`UPDATE time_json SET json = NULL
     WHERE time_id IN (SELECT id FROM times WHERE project_id = ?)`);
   const activityStale = db.prepare(`UPDATE time_json SET json = NULL
@@ -71,8 +71,8 @@ export function createTimeJsonStore(db: Db) {
     /** Computes up to `limit` stale entries' JSON; answers how many it wrote. */
     fill: (limit: number) => fill.run(limit).changes,
 
-    /** How many entries' JSON is to be computed (an index count: cheap when few). */
-    staleCount: () => Number(staleCount.get()),
+    /** Whether any entry's JSON is to be computed (one probe of a partial index). */
+    hasStale: () => anyStale.get() === 1,
 
     /** The project's slugs changed: its entries show them. */
     markProjectStale: (projectId: number) => void projectStale.run(projectId),
