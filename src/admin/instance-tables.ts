@@ -38,15 +38,21 @@ export type Row = Record<string, unknown>;
 export function openExistingInstance(file: string): Db {
   if (!existsSync(file)) throw new CliError(`no database at ${file}`);
   refuseDirectory(file, 'a database file');
-  const db = openDatabase(file, { readonly: true });
+  const notTimetrack = (err: unknown) =>
+    (err as { code?: string }).code === 'SQLITE_NOTADB'
+      ? new CliError(`${file} is not a timetrack database`)
+      : err;
+  let db: Db;
+  try {
+    db = openDatabase(file, { readonly: true }); // its pragmas read the file's header
+  } catch (err) {
+    throw notTimetrack(err);
+  }
   try {
     schemaVersionOf(db);
   } catch (err) {
     db.close();
-    if ((err as { code?: string }).code === 'SQLITE_NOTADB') {
-      throw new CliError(`${file} is not a timetrack database`);
-    }
-    throw err;
+    throw notTimetrack(err);
   }
   return db;
 }
