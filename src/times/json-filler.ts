@@ -11,6 +11,8 @@ import type { TimeJsonStore } from './json-store';
 const BATCH = 200;
 /** How often an idle filler looks for stale entries (one probe of a partial index). */
 const IDLE_MS = 1000;
+/** The pause between two batches: background work leaves most of the event loop to requests. */
+const BATCH_PAUSE_MS = 10;
 
 export interface TimeJsonFiller {
   stop(): void;
@@ -45,7 +47,7 @@ export function startTimeJsonFiller(db: Db, store: TimeJsonStore, log: Logger): 
       log.info('time JSON filled', { entries: filled, ms });
       filled = 0;
     }
-    timer = setTimeout(step, more ? 0 : IDLE_MS);
+    timer = setTimeout(step, more ? BATCH_PAUSE_MS : IDLE_MS);
     timer.unref();
   };
   step();
