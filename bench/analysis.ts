@@ -7,11 +7,12 @@ import { fmt, pct, profileLines, ROW_NAMES, RSS_LIMIT_MB, verdict } from './repo
 /** What bounds each row, as the profile and the ceilings show it. */
 const LIMITS: Record<RowId, string> = {
   time:
-    'Per request the server parses the URL, routes, verifies the token (HMAC-SHA512 and a ' +
-    'JSON parse, ~20 µs), looks up the caller (one indexed `users` read, ~6 µs), runs one ' +
-    "statement (the time with its project slugs, activity slugs and the viewer's role as " +
-    'correlated subqueries, ~15 µs), maps the row, serialises ~400 bytes of JSON, writes a ' +
-    'JSON log line to stdout and the response to the socket. In the profile of this row the ' +
+    'Per request the server splits the target, routes, looks the token up among those it ' +
+    'has verified (HMAC-SHA512 and a JSON parse only the first time) and the caller among ' +
+    'the holders it keeps (after one `PRAGMA data_version` probe), runs one statement (the ' +
+    "time's stored JSON and the viewer's role in its project), writes a JSON log line " +
+    '(batched: one write to stdout per turn of the event loop) and the response to the ' +
+    'socket. In the profile of this row (before the caches and the batched log) the ' +
     'socket writes (`writev`, kernel time) are the largest single item (~27 % of busy time), ' +
     'the two statements ~18 %, token checking ~6 %, logging and routing a few % each: no ' +
     'single hot spot is left, the cost is the sum of the steps. The bare server does only ' +
@@ -24,18 +25,19 @@ const LIMITS: Record<RowId, string> = {
     'heavier in SQLite and the response larger.',
   month:
     "One user's month in this data set is ~550 entries (1,000,000 entries / 50 users / 36 " +
-    'months), a ~170 KB response. SQLite finds them through `times_user_date` and writes ' +
-    "each entry's JSON itself (`json_object`, with the user name, the project slugs and the " +
-    'activity slugs as correlated subqueries and the dates by `date()`), then sorts the ' +
-    "month by last change; the server joins the rows' texts into one response with a " +
+    'months), a ~170 KB response. SQLite finds them through `times_user_date`, reads each ' +
+    "entry's row (deletion, project for visibility, last change for the order) and its " +
+    'stored JSON (`time_json`, one primary-key lookup), then sorts the month by last ' +
+    "change; the server joins the rows' texts into one response with a " +
     '`Content-Length` — no `count(*)`, since a list that ends within its first 1,000 rows ' +
     'counts itself. The in-process column is the same statement without HTTP: the server ' +
     'is within a few % of it, so the month is bound by SQLite. All of it is CPU on the one ' +
     'event-loop thread, so at 10 connections p99 ≈ 10 × the service time of one month.',
   create:
     'Every create is one `BEGIN IMMEDIATE` write transaction: owner, project, activities and ' +
-    'membership lookups, the INSERTs (five indexes on `times`, one on `time_activities`), the ' +
-    'read-back of the new entry and the COMMIT into the WAL (`synchronous = NORMAL`: no fsync ' +
+    'membership lookups, the INSERTs (six indexes on `times`, one on `time_activities`, the ' +
+    "entry's `time_json` row and its JSON), the read-back of the new entry and the COMMIT " +
+    'into the WAL (`synchronous = NORMAL`: no fsync ' +
     'per commit). SQLite allows one writer at a time, which is what this row measures; ' +
     'valibot validation and the JSON body parse add a little on top.',
   update:
@@ -51,22 +53,20 @@ const LIMITS: Record<RowId, string> = {
     'The list is streamed from a read-only connection in 64 KB chunks, waiting for the socket ' +
     'to drain, so memory stays flat whatever the size. The first byte waits for the first ' +
     '1,000 rows and the `count(*)` behind `X-Total-Count`; the total is bound by the same ' +
-    'SQLite-written JSON per row as the month row (the in-process column is that loop alone).',
+    'stored JSON per row as the month row (the in-process column is that loop alone).',
   'report-month':
-    "One user's month (~550 entries) grouped by day: SQLite reads the entries through " +
-    '`times_user_date`, sums them per `date_worked` and answers ~30 rows; the server ' +
-    'serialises a few KB. Bound by the index range read, far below the list of the same month ' +
-    '(no JSON per entry).',
+    "One user's month (~550 entries) grouped by day: SQLite reads them from " +
+    '`times_user_date` alone (it covers date, project, duration and deletion: no table ' +
+    'lookup per entry), sums them per `date_worked` and answers ~30 rows; the server ' +
+    'serialises a few KB.',
   'report-year':
     "A year of everyone's entries (~330,000) grouped by project and month, as an admin: " +
-    'no index narrows a date range over all users and projects, so SQLite reads the whole ' +
-    'table once in order (`NOT INDEXED`; walking `times_project_date` would cost a random ' +
-    'table lookup per entry), groups in a temporary B-tree and answers ~2,400 rows, named ' +
-    'and sorted in an outer query. One statement on the event-loop thread, so at 10 ' +
-    'connections p99 is about 10 × p50. A covering index on (date_worked, project_id, ' +
-    'user_id, duration, deleted_at) makes it a range read of a third of a small index.',
+    'SQLite reads the year as a range of `times_date` (date_worked, project_id, user_id, ' +
+    'duration, deleted_at: covering, so no table lookup), groups in a temporary B-tree and ' +
+    'answers ~2,400 rows, named and sorted in an outer query. One statement on the ' +
+    'event-loop thread, so at 10 connections p99 is about 10 × p50.',
   csv:
-    'The same stream as row 6, each row written as CSV: the JSON text SQLite wrote for the ' +
+    'The same stream as row 6, each row written as CSV: the JSON text stored for the ' +
     'entry is parsed and its cells quoted in JavaScript (one `JSON.parse` per row), so the ' +
     'total is a little slower than the JSON list; memory stays flat in the same way.',
 };
@@ -75,33 +75,31 @@ const LIMITS: Record<RowId, string> = {
 const CLOSE: Partial<Record<RowId, string>> = {
   time:
     'Closing the gap: at 30 % of the bare server the whole request would have to fit in ' +
-    "about 3 × the bare server's time per request; the profile shows no single step worth " +
-    'more than a quarter of what it costs now, so it takes several small cuts. Measured: ' +
-    'switching the per-request log line off (`LOG_LEVEL=warn`) gained only 3–15 %. Not yet ' +
-    'measured: caching the caller per token for a second instead of a `users` read per ' +
-    'request, one reusable URL parse instead of `new URL()` per request, and a bigger ' +
-    'SQLite page cache (see Hot spots). The p99 target also needs the server to have a core ' +
-    'of its own: on this 2-core machine the load generator takes the other.',
+    "about 3 × the bare server's time per request; the profile showed no single step worth " +
+    'more than a quarter of its cost, so it took several small cuts (token claims and ' +
+    'holders kept, the stored JSON, the batched log line: see Hot spots); the target is ' +
+    'split by `new URL()` no more (plain string operations). The p99 target also needs the ' +
+    'server to have a core of its own: on this 2-core machine the load generator takes the ' +
+    'other, and other work on the machine shows in p99 first.',
   project:
     'Closing the gap: as for 1a; in addition the users map could be kept as a denormalised ' +
     'JSON column updated with the map, instead of `json_group_object` on every read.',
   month:
     'Closing the gap: p99 < 15 ms at 10 connections on one event loop means a month in ' +
-    '~1.5 ms, and ~550 rows per month is the arithmetic of the SPEC data set. Measured ' +
-    'in-process on months of ~320 rows: the statement takes ~2.0 ms; ~0.6 ms of it is ' +
-    'finding and sorting the rows (`times_user_date`, then the table), ~0.5 ms the activity ' +
-    'slugs, ~0.3 ms each the project slugs and the user name, the rest the JSON; with every ' +
-    'subquery replaced by a constant it still takes ~0.9 ms. So no denormalisation brings a ' +
-    '550-row month to 1.5 ms with HTTP on top. What would: list queries answered by a ' +
-    'worker thread with its own read-only connection, so that months are served on both ' +
-    'cores (on this machine the load generator shares them), at the cost of one more V8 ' +
-    'isolate in memory (see Memory).',
+    '~1.5 ms with HTTP. With the stored JSON and a 16 MiB page cache the statement alone ' +
+    'takes ~1.3–1.5 ms in-process on this machine (50 months of ~560 rows in turn; it was ' +
+    '~2.7 ms computing the JSON with the same cache, ~4–7 ms with the 2 MB default): what ' +
+    'is left is one table row and one `time_json` row per entry, each on a page of its own ' +
+    "(a user's entries are spread among everyone's), and the sort. What would close it: " +
+    'list queries answered by a worker thread with its own read-only connection, so that ' +
+    'months are served on both cores (when the machine has a core to spare: here the load ' +
+    'generator and other work share them), at the cost of one more V8 isolate in memory.',
   create:
     'Closing the gap: the write path is one transaction per request, so per-commit cost ' +
     'dominates (the in-process column is the same service call without HTTP); group ' +
     'concurrent creates into one transaction (a small write queue that commits every few ' +
-    'ms), give connections a bigger page cache (in-process ~1,000 → ~1,800/s with 64 MB), ' +
-    'and drop the read-back SELECT by building the response from the values just written.',
+    'ms), and drop the read-back SELECT by building the response from the values just ' +
+    'written. The report indexes of sql/004 cost creates a few % (see Hot spots).',
   storm:
     'Closing the gap: cap the bcrypt pool at cores − 1 (here: one worker) so the event loop ' +
     'always keeps a core — logins/s halve, reads keep their latency; or run the server on a ' +
@@ -198,11 +196,51 @@ const HOT_SPOTS = [
   'hold 10 connections and their page caches), and goes out in one piece with a',
   '`Content-Length`. Longer lists are counted in the same snapshot and streamed on.',
   '',
-  "**Left — SQLite page cache.** Connections keep SQLite's default 2 MB page cache; every",
-  "other page read is a `pread` from the OS cache. One user's month (count + page",
-  'statements, before the JSON change) took 7.7 ms with the default and 5.5 ms with `PRAGMA cache_size = -65536`',
-  '(64 MB) on each connection; creates in-process rose from ~1,000 to ~1,800/s. One line in',
-  '`openDatabase` (src/db/open.ts); the cost is memory (bounded by the pool size).',
+  '**Issue 20, the run before it** (2026-11-23 22:15 UTC, commit d7275bd, same data set',
+  'and settings, 6 s per row, load 1.3 before and 2.4 after — set it beside the load of',
+  'the table above; ratios compare best): 1a 5,335 req/s, 29 % of bare, p99 9.2 ms; 1b 4,414 req/s,',
+  '25 %, p99 11.7 ms; month 99.5 req/s, p99 453 ms (in-process 155/s); create 793/s',
+  '(in-process 1,686/s); update 1,715/s; report month p50 13.6 ms (633 req/s); report year',
+  'p50 764 ms (in-process 2.56/s); storm p99 20.1 ms; whole list 154,063 rows/s; CSV',
+  '138,705 rows/s; peak RSS 204 MB (183 MB in row 1a, 176 MB in row 3).',
+  '',
+  '**Fixed — stored time JSON** (issue 20; sql/004, src/times/json-store.ts). Every',
+  "entry's API JSON is kept in `time_json`, rewritten in the transaction of every write that",
+  "changes it (a project's or an activity's slug change marks its entries' JSON NULL, which",
+  'readers compute and the server fills again in the background). In-process on the',
+  '1,000,000-entry set, 50 user-months of ~560 entries read in turn, 16 MiB cache, load',
+  '4–5: 1.3–1.5 ms per month stored against 2.6–2.8 ms computed; with the 2 MB default cache',
+  '4.1 against 7.5 ms.',
+  '',
+  '**Fixed — SQLite page cache** (src/db/open.ts). 16 MiB per connection instead of the',
+  '2 MB default. The same in-process month, stored JSON, one run at load 4–5 in turn with',
+  'each size: 2 MB 3.8–7.5 ms, 4 MB 3.5–5.5 ms, 8 MB 2.9–3.1 ms, 16 MB 1.6–2.5 ms (the',
+  'interior pages of the table, `time_json` and the index stay cached; leaves still come',
+  'from the OS). Earlier, creates in-process rose from ~1,000 to ~1,800/s with 64 MB.',
+  '',
+  '**Fixed — caller per request** (src/auth/token.ts, src/users/holder-cache.ts). A',
+  "verified token's claims are kept (its expiry checked on every use), and so is its",
+  "holder (the user's flags and revocation time), forgotten on every user write and",
+  'whenever `PRAGMA data_version` shows another process committed;',
+  'test/stale-reads.test.ts changes flags, passwords, activity and deletion while reads run.',
+  '',
+  '**Fixed — the log line** (src/log.ts). One synchronous write(2) per request line to',
+  'stdout; now one per turn of the event loop. In a loop of 100,000 lines to a file at load',
+  '~8: 14.7–20.9 µs per line unbatched, 4.4–5.4 µs batched.',
+  '',
+  '**Fixed — report indexes** (issue 15; sql/004). `times_user_date` now covers (user_id,',
+  'date_worked, project_id, duration, deleted_at) and a new `times_date` (date_worked,',
+  'project_id, user_id, duration, deleted_at) serves a range of dates over everyone; the',
+  "list's filters are held to their own index (`INDEXED BY`) so that statistics never",
+  'switch them to `times_date`. Their cost on writes, in-process `times.create` on two',
+  'copies of the 1,000,000-entry set, 20 alternating 1 s turns at load 4–5 (bimodal from',
+  'the load): median 1,526 creates/s with the indexes against 1,566 without (−3 %), upper',
+  'quartile ~2,250 against ~2,440 (−8 %). Their gain, in-process on the same set one',
+  'after the other (load ~7): a year of everyone by project and month 118–125 ms from',
+  '`times_date` against 488–616 ms reading the table (`NOT INDEXED`, as before); one',
+  "user's month by day went from 633 to 2,242 req/s through HTTP (p50 13.6 → 3.6 ms) in",
+  'runs at load ~2 and ~8 respectively. What is left of the year is the GROUP BY sort of',
+  '~330,000 index entries; at 10 connections p50 is several times one report.',
   '',
   '**Left — one transaction per write.** In-process, `times.create` spends half its time',
   'in BEGIN IMMEDIATE / COMMIT (WAL page writes of six indexes, checkpoints every ~1,000',
@@ -241,17 +279,17 @@ export function explain(r: BenchReport): string[] {
         .map((row) => `${ROW_NAMES[row.id]} (${fmt(row.rssMb)} MB)`)
         .join(', ')}. ` +
       'Memory grows with the work in flight, not with the data (the whole-list stream is ' +
-      'flat). Sampling `process.memoryUsage()` every 0.5 s in a server run from the sources ' +
-      "under rows 1a and 2 showed V8's heap between 6 and 55 MB while anonymous memory rose " +
-      "from 64 to 110–145 MB: under a high allocation rate V8's young generation grows its " +
-      'semi-spaces, and their pages and what glibc has freed stay resident. ' +
-      '`NODE_OPTIONS=--max-semi-space-size=1` (the executable honours `NODE_OPTIONS`) caps ' +
-      'that: a full run with it on this machine (2026-11-23, commit e5ce3e7, while it was ' +
-      'busier: load 1.5–2.0) peaked at 134 MB, no row above 134 MB, and earlier back-to-back ' +
-      'runs of rows 1a and 2 showed no loss of req/s from it (6,094 vs 5,891 and 209 vs 188 ' +
-      'req/s, with vs without). `MALLOC_ARENA_MAX=1` saved ~9 MB on row 1a. A Node 20 single ' +
-      'executable cannot carry V8 flags of its own (the SEA config has `execArgv` only in ' +
-      'later Node releases), so here it is the operator’s setting (README, Benchmarks).',
+      "flat). Under a high allocation rate V8 grows its young generation's semi-spaces " +
+      'from 1 to 16 MB each, and their pages and what glibc has freed stay resident: ' +
+      '`serve` now sets `--semi-space-growth-factor=1` itself, first thing in the bundle ' +
+      '(src/young-generation.ts; `--max-semi-space-size` cannot be set after V8 starts and a ' +
+      'Node 20 single executable has no execArgv). Sampled in the executable under 10 s of ' +
+      'month reads (load ~8): the young generation stayed at 2 MB (briefly 8 MB) instead of ' +
+      'growing to 32 MB, peak RSS 113 MB; the same flag set later, in `serve()`, let it grow ' +
+      'to 32 MB. What is left at the peak: the page caches of the writer and the readers in ' +
+      'use (16 MiB each at most, src/db/open.ts), the bcrypt workers (one V8 isolate each, ' +
+      'row 5) and the allocator. `NODE_OPTIONS=--max-semi-space-size=1` (the executable ' +
+      'honours `NODE_OPTIONS`) remains a harder cap; `MALLOC_ARENA_MAX=1` saved ~9 MB on row 1a.',
     '',
     ...HOT_SPOTS,
     ...(r.profile ? ['## CPU profile', '', ...profileLines(r.profile), ''] : []),

@@ -66,7 +66,7 @@ export function openInProcess(file: string, s: Sidecar, sc: Scenarios) {
   const stores = {
     users: createUserStore(db, readers),
     projects: createProjectStore(db, readers),
-    times: createTimeStore(db, readers),
+    times: createTimeStore(db, readers, app.timeJson),
   };
   return {
     probes: probes(app, stores, s, sc),

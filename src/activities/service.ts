@@ -18,9 +18,11 @@ export type ActivityService = ReturnType<typeof createActivityService>;
 export function createActivityService(deps: {
   db: Db;
   activities: ActivityStore;
+  /** The activity's slug changed, in this transaction: the time entries that have it show it. */
+  slugChanged: (activityId: number) => void;
   defaultLimit: number;
 }) {
-  const { db, activities } = deps;
+  const { db, activities, slugChanged } = deps;
   const find = (slug: string, withParents = false): LiveActivityRow => {
     const row = activities.findBySlug(slug, withParents);
     if (!row) throw notFound('activity');
@@ -66,6 +68,7 @@ export function createActivityService(deps: {
         const nextSlug = fields.slug ?? current.slug;
         assertSlugFree(nextSlug, current.id);
         activities.revise(current.id, fields.name ?? current.name, nextSlug, Date.now(), actor.id);
+        if (nextSlug !== current.slug) slugChanged(current.id);
         return toActivityJson(find(nextSlug));
       }),
 

@@ -1,8 +1,9 @@
 // `timetrack admin check`: SQLite's own integrity and foreign-key checks plus the
 // invariants of our schema that no constraint expresses (revision chains, live slugs,
-// deleted users, password hashes, kept tokens). Read-only: it reports, never repairs.
+// deleted users, password hashes, kept tokens, stored time JSON). Read-only: it reports, never repairs.
 import { BCRYPT_HASH, bcryptCost, isAcceptedHash, MAX_BCRYPT_COST } from '../auth/password';
 import type { Db } from '../db/open';
+import { STALE_TIME_JSON_SQL } from '../times/json-store';
 import { CliError } from './cli';
 import { columnsOf, openExistingInstance } from './instance-tables';
 
@@ -57,6 +58,15 @@ const TOKEN_INVARIANTS: readonly string[] = [
      AND (tokens_valid_after IS NULL OR kept_token_iat > tokens_valid_after)`,
 ];
 
+/** Invariants of the stored time JSON (sql/004), run on a database that has its table. */
+const TIME_JSON_INVARIANTS: readonly string[] = [
+  // Stored JSON is what the entry's rows say now (NULL: not computed yet, which is fine).
+  `SELECT printf('time %s: its stored JSON (time_json) differs from its current state', s.uuid)
+   FROM (${STALE_TIME_JSON_SQL}) s`,
+  `SELECT printf('time %s has no time_json row', t.uuid)
+   FROM times t WHERE NOT EXISTS (SELECT 1 FROM time_json j WHERE j.time_id = t.id)`,
+];
+
 /**
  * Why a stored password hash can never let its user log in (SPEC §2.4), or undefined
  * for a hash logins compare. Shared by `admin check` and `admin import`.
@@ -86,9 +96,11 @@ export function findProblems(db: Db): string[] {
     problems.push(`foreign key: a row of ${o.table}${where} refers to a missing ${o.parent} row`);
   }
   // An older database (check never migrates) may lack the revocation columns.
-  const invariants = columnsOf(db, 'users').includes('kept_token_iat')
-    ? [...INVARIANTS, ...TOKEN_INVARIANTS]
-    : INVARIANTS;
+  const invariants = [
+    ...INVARIANTS,
+    ...(columnsOf(db, 'users').includes('kept_token_iat') ? TOKEN_INVARIANTS : []),
+    ...(columnsOf(db, 'time_json').length > 0 ? TIME_JSON_INVARIANTS : []),
+  ];
   for (const sql of invariants) problems.push(...(db.prepare(sql).pluck().all() as string[]));
   const hashes = db.prepare(
     'SELECT username, password_hash FROM users WHERE password_hash IS NOT NULL ORDER BY id',

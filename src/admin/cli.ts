@@ -92,6 +92,31 @@ export function openForCommand(file: string): Db {
   }
 }
 
+/**
+ * Opens an existing file read-only and runs `check` on it (a schema test); a file that is
+ * not SQLite at all (which opening already finds: its pragmas read the header) is the
+ * user error `<file> is <notWhat>`.
+ */
+export function openReadOnlyChecked(file: string, notWhat: string, check: (db: Db) => void): Db {
+  const mapped = (err: unknown) =>
+    (err as { code?: string }).code === 'SQLITE_NOTADB'
+      ? new CliError(`${file} is ${notWhat}`)
+      : err;
+  let db: Db;
+  try {
+    db = openDatabase(file, { readonly: true });
+  } catch (err) {
+    throw mapped(err);
+  }
+  try {
+    check(db);
+  } catch (err) {
+    db.close();
+    throw mapped(err);
+  }
+  return db;
+}
+
 /** bcrypt hash of a password, computed the way the server does. */
 export async function hashPassword(password: string): Promise<string> {
   const hasher = createPasswordHasher(1);

@@ -2,8 +2,8 @@
 // it), and generic row access over them. Export, import, migration and the emptiness
 // check share this one list, so a new table is added in one place.
 import { existsSync } from 'node:fs';
-import { type Db, openDatabase } from '../db/open';
-import { CliError, refuseDirectory } from './cli';
+import type { Db } from '../db/open';
+import { CliError, openReadOnlyChecked, refuseDirectory } from './cli';
 
 export interface InstanceTable {
   name: string;
@@ -38,17 +38,7 @@ export type Row = Record<string, unknown>;
 export function openExistingInstance(file: string): Db {
   if (!existsSync(file)) throw new CliError(`no database at ${file}`);
   refuseDirectory(file, 'a database file');
-  const db = openDatabase(file, { readonly: true });
-  try {
-    schemaVersionOf(db);
-  } catch (err) {
-    db.close();
-    if ((err as { code?: string }).code === 'SQLITE_NOTADB') {
-      throw new CliError(`${file} is not a timetrack database`);
-    }
-    throw err;
-  }
-  return db;
+  return openReadOnlyChecked(file, 'not a timetrack database', schemaVersionOf);
 }
 
 /** The newest migration applied to a timetrack database. */

@@ -3,8 +3,8 @@
 // One row per revision (same uuid; `newest` marks the current one), dates in ms,
 // booleans 0/1.
 import { existsSync } from 'node:fs';
-import { type Db, openDatabase } from '../db/open';
-import { CliError, refuseDirectory } from './cli';
+import type { Db } from '../db/open';
+import { CliError, openReadOnlyChecked, refuseDirectory } from './cli';
 
 /** The tables and columns the migration reads; a file lacking any is not such a database. */
 const OLD_SCHEMA: Record<string, readonly string[]> = {
@@ -133,16 +133,7 @@ export interface OldUserRole {
 export function openTimesyncNodeDatabase(file: string) {
   if (!existsSync(file)) throw new CliError(`no file ${file}`);
   refuseDirectory(file, 'a SQLite file');
-  const db = openDatabase(file, { readonly: true });
-  try {
-    assertOldSchema(db, file);
-  } catch (err) {
-    db.close();
-    if ((err as { code?: string }).code === 'SQLITE_NOTADB') {
-      throw new CliError(`${file} is not a SQLite database`);
-    }
-    throw err;
-  }
+  const db = openReadOnlyChecked(file, 'not a SQLite database', (d) => assertOldSchema(d, file));
   return createTimesyncNodeStore(db);
 }
 

@@ -8,6 +8,9 @@ import { authenticationFailure } from '../errors';
 
 const ALGORITHM = 'HS512';
 
+/** Verified tokens remembered at most: a few per user of a team of hundreds. */
+const MAX_VERIFIED = 10_000;
+
 export interface TokenClaims {
   iss: string;
   sub: string;
@@ -50,6 +53,14 @@ export function createTokenService(options: {
   // public key on every call (~1 ms, 50x the HMAC itself).
   const key = createSecretKey(Buffer.from(options.secretKey, 'utf8'));
   const invalid = () => authenticationFailure('Invalid token');
+  // What a token says depends only on its text and this process's key, so a token that
+  // verified once need not be checked again (HMAC-SHA512 and a JSON parse per request);
+  // its expiry still is, on every use. Bounded: forgotten all at once when full.
+  const verified = new Map<string, VerifiedToken & { exp: number }>();
+  const expiring = (claims: VerifiedToken & { exp: number }, now: number): VerifiedToken => {
+    if (claims.exp <= now) throw authenticationFailure('Token has expired');
+    return { username: claims.username, issuedAt: claims.issuedAt };
+  };
   return {
     issue(username, now = Date.now()) {
       const claims: TokenClaims = {
@@ -65,6 +76,8 @@ export function createTokenService(options: {
       });
     },
     verify(token, now = Date.now()) {
+      const known = verified.get(token);
+      if (known) return expiring(known, now);
       let claims: Partial<TokenClaims>;
       try {
         // exp is in milliseconds, which jsonwebtoken would read as seconds: we check it.
@@ -81,10 +94,11 @@ export function createTokenService(options: {
       if (iss !== options.instanceName || typeof sub !== 'string' || !Number.isFinite(iat)) {
         throw invalid();
       }
-      if (typeof exp !== 'number' || exp <= now) {
-        throw authenticationFailure('Token has expired');
-      }
-      return { username: sub, issuedAt: iat as number };
+      if (typeof exp !== 'number') throw authenticationFailure('Token has expired');
+      const checked = { username: sub, issuedAt: iat as number, exp };
+      if (verified.size >= MAX_VERIFIED) verified.clear();
+      verified.set(token, checked);
+      return expiring(checked, now);
     },
   };
 }

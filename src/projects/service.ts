@@ -33,11 +33,13 @@ export interface ProjectServiceDeps {
   userIdOf: (username: string) => number | undefined;
   /** A live activity's id by slug. */
   activityIdOf: (slug: string) => number | undefined;
+  /** The project's slugs changed, in this transaction: its time entries show them. */
+  slugsChanged: (projectId: number) => void;
   defaultLimit: number;
 }
 
 export function createProjectService(deps: ProjectServiceDeps) {
-  const { db, projects, userIdOf, activityIdOf } = deps;
+  const { db, projects, userIdOf, activityIdOf, slugsChanged } = deps;
   const find = (slug: string, withParents = false): ProjectRow => {
     const row = projects.findBySlug(slug, withParents);
     if (!row) throw notFound('project');
@@ -140,7 +142,10 @@ export function createProjectService(deps: ProjectServiceDeps) {
               : refs.default_activity_id,
         };
         projects.revise(current.id, next, Date.now(), actor.id);
-        if (slugs) projects.replaceSlugs(current.id, slugs);
+        if (slugs && JSON.stringify(slugs) !== current.slugs) {
+          projects.replaceSlugs(current.id, slugs);
+          slugsChanged(current.id);
+        }
         if (refs.users) projects.replaceUsers(current.id, refs.users);
         return toProjectJson(find(slugs?.[0] ?? slug));
       }),

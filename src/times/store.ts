@@ -1,40 +1,12 @@
-// SQL of time entries, prepared once. SQLite writes a time's API JSON itself
-// (json_object): a listed time is one text column, with no JavaScript object made and
-// serialised per row — one user's month is hundreds of rows. Its project is shown as all
-// of the project's slugs and its activities as slugs, gathered by subqueries in the same
-// statement (no query per row).
-import { hasSlugSql } from '../activities/store';
+// SQL of time entries, prepared once. A time is read as its API JSON text, stored or
+// written by SQLite (json-store.ts): a listed time is one text column, with no JavaScript
+// object made and serialised per row — one user's month is hundreds of rows. Every write
+// of an entry ends by rewriting its stored JSON, in the same transaction.
 import { readList } from '../db/list-reader';
 import type { Db } from '../db/open';
 import type { ReaderPool } from '../db/readers';
-import { projectSlugsSql } from '../projects/store';
-import { usernameSql } from '../users/store';
-import { type TimeRow, timeJsonSql, timeText } from './json';
-
-/** A time's API JSON (FROM times t), with `parents` when asked for. */
-const timeJson = (withParents: boolean) =>
-  timeJsonSql(
-    {
-      row: 't',
-      usernameOf: usernameSql,
-      projectSlugsOf: projectSlugsSql,
-      // The activity slugs of the current revision. An activity the old reference server
-      // deleted has no slug and is left out, as that server did (docs/backups.md).
-      activitySlugs: `(SELECT json_group_array(a.slug ORDER BY a.slug) FROM time_activities ta
-        JOIN activities a ON a.id = ta.activity_id
-        WHERE ta.time_id = t.id AND ${hasSlugSql('a.slug')})`,
-    },
-    {
-      row: 'r',
-      usernameOf: usernameSql,
-      projectSlugsOf: projectSlugsSql,
-      // The activity slugs of a revision, from the ids it kept (slugless ones left out).
-      activitySlugs: `(SELECT json_group_array(a.slug ORDER BY a.slug)
-        FROM json_each(r.activity_ids) j JOIN activities a ON a.id = j.value
-        WHERE ${hasSlugSql('a.slug')})`,
-    },
-    withParents,
-  );
+import { type TimeRow, timeText } from './json';
+import { type TimeJsonStore, timeJson } from './json-store';
 
 /** Lists are ordered by last change, then uuid (SPEC §6); index times_order. */
 export const TIME_ORDER = 'ORDER BY coalesce(t.updated_at, t.created_at), t.uuid';
@@ -72,6 +44,11 @@ export interface TimeListFilters {
 
 /** A WHERE clause over `times t` and its bound parameters, in order. */
 export interface TimeWhere {
+  /**
+   * `times t`, held to the index of its user or project filter when there is one: with
+   * ANALYZE statistics the planner preferred a range of the covering times_date to them.
+   */
+  from: string;
   /** `WHERE …`, or '' when nothing filters */
   clause: string;
   params: unknown[];
@@ -123,15 +100,22 @@ export function timeWhere(f: TimeListFilters): TimeWhere {
       f.viewer.id,
     );
   }
-  return { clause: where.length > 0 ? `WHERE ${where.join(' AND ')}` : '', params };
+  const index =
+    f.userIds.length > 0
+      ? ' INDEXED BY times_user_date'
+      : f.projectIds.length > 0
+        ? ' INDEXED BY times_project_date'
+        : '';
+  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  return { from: `times t${index}`, clause, params };
 }
 
 /** The list query of GET /times: its filters and visibility (timeWhere), ordered. */
 export function timeListQuery(f: TimeListFilters) {
-  const { clause, params } = timeWhere(f);
+  const { from, clause, params } = timeWhere(f);
   return {
-    countSql: `SELECT count(*) FROM times t ${clause}`,
-    pageSql: `SELECT ${timeJson(f.includeRevisions)} AS json FROM times t ${clause} ${TIME_ORDER} LIMIT ? OFFSET ?`,
+    countSql: `SELECT count(*) FROM ${from} ${clause}`,
+    pageSql: `SELECT ${timeJson(f.includeRevisions)} AS json FROM ${from} ${clause} ${TIME_ORDER} LIMIT ? OFFSET ?`,
     params,
   };
 }
@@ -179,7 +163,7 @@ export const timeByUuidSql = (withParents: boolean) =>
   FROM times t LEFT JOIN project_users pu ON pu.project_id = t.project_id AND pu.user_id = ?
   WHERE t.uuid = ?`;
 
-export function createTimeStore(db: Db, readers: ReaderPool) {
+export function createTimeStore(db: Db, readers: ReaderPool, json: TimeJsonStore) {
   const byUuidPlain = db.prepare(timeByUuidSql(false));
   const byUuidWithParents = db.prepare(timeByUuidSql(true));
 
@@ -246,6 +230,7 @@ export function createTimeStore(db: Db, readers: ReaderPool) {
     insert(time: NewTime, activityIds: readonly number[]): void {
       const id = Number(insert.run(time).lastInsertRowid);
       replaceActivities(id, activityIds);
+      json.refresh(id);
     },
 
     /** Keeps the current state as a revision, then writes the next one (live again). */
@@ -253,8 +238,13 @@ export function createTimeStore(db: Db, readers: ReaderPool) {
       archive.run(changes.id);
       update.run(changes);
       if (activityIds) replaceActivities(changes.id, activityIds);
+      json.refresh(changes.id);
     },
 
-    softDelete: (id: number, now: number) => softDelete.run(now, id).changes === 1,
+    softDelete(id: number, now: number): boolean {
+      if (softDelete.run(now, id).changes !== 1) return false;
+      json.refresh(id);
+      return true;
+    },
   };
 }

@@ -4,6 +4,7 @@ import type { Db } from '../db/open';
 import type { ReaderPool } from '../db/readers';
 import { columnsSql } from '../db/sql-json';
 import type { Actor } from '../policy';
+import { holderCacheOf } from './holder-cache';
 import { type UserRow, userText } from './json';
 
 /** The username of a user id expression, for statements of other objects that show it. */
@@ -128,7 +129,8 @@ export function createUserStore(db: Db, readers: ReaderPool) {
     active: bit(f.active),
   });
 
-  const findTokenHolder = (username: string): TokenHolder | undefined => {
+  const holders = holderCacheOf(db);
+  const loadTokenHolder = (username: string): TokenHolder | undefined => {
     const row = holderByUsername.get(username) as
       | {
           id: number;
@@ -154,6 +156,7 @@ export function createUserStore(db: Db, readers: ReaderPool) {
         }
       : undefined;
   };
+  const findTokenHolder = (username: string) => holders.get(username, loadTokenHolder);
 
   return {
     /** Any user with that username (case-insensitive), deleted ones included. */
@@ -171,20 +174,24 @@ export function createUserStore(db: Db, readers: ReaderPool) {
     idOf: (username: string) => idsByUsername.get(username) as number | undefined,
 
     insert(username: string, fields: UserFields, now: number): number {
+      holders.clear();
       return Number(insert.run({ username, ...params(fields), created_at: now }).lastInsertRowid);
     },
 
     update(id: number, fields: UserFields, updatedAt: number, deletedAt: number | null): void {
+      holders.clear();
       update.run({ id, ...params(fields), updated_at: updatedAt, deleted_at: deletedAt });
     },
 
     replaceOrgRoles(userId: number, roleIds: readonly number[]): void {
+      holders.clear();
       clearRoles.run(userId);
       for (const roleId of new Set(roleIds)) addRole.run(userId, roleId);
     },
 
     /** Deletes the user and revokes their tokens as of `now` (in a write transaction). */
     softDelete(id: number, now: number): boolean {
+      holders.clear();
       const deleted = softDelete.run({ id, now }).changes === 1;
       waitPast(now);
       return deleted;
@@ -192,6 +199,7 @@ export function createUserStore(db: Db, readers: ReaderPool) {
 
     /** Sets a new password and revokes every token as of `now` (in a write transaction). */
     setPassword(id: number, hash: string, now: number): void {
+      holders.clear();
       setPassword.run({ id, hash, now });
       waitPast(now);
     },
@@ -201,6 +209,7 @@ export function createUserStore(db: Db, readers: ReaderPool) {
      * `kept` (in a write transaction, with the change that calls for it).
      */
     revokeTokens(id: number, now: number, kept: number | null): void {
+      holders.clear();
       revokeTokens.run({ id, now, kept });
       waitPast(now);
     },

@@ -1,0 +1,83 @@
+// SQL of a time entry's API JSON: computed from its rows, and stored (sql/004, time_json)
+// so that reads send it as it is. The stored text is never stale: every write of an entry
+// rewrites it in the same transaction (refresh), and a change that alters many entries'
+// JSON at once (a project's slugs, an activity's slug) marks theirs NULL in its own
+// transaction. A NULL is computed by the reader (coalesce) until json-filler.ts has
+// filled it again, so reads never wait for the fill.
+import { hasSlugSql } from '../activities/store';
+import type { Db } from '../db/open';
+import { projectSlugsSql } from '../projects/store';
+import { usernameSql } from '../users/store';
+import { timeJsonSql } from './json';
+
+/** A time's API JSON computed from its rows (FROM times t), with `parents` when asked for. */
+export const computedTimeJson = (withParents: boolean) =>
+  timeJsonSql(
+    {
+      row: 't',
+      usernameOf: usernameSql,
+      projectSlugsOf: projectSlugsSql,
+      // The activity slugs of the current revision. An activity the old reference server
+      // deleted has no slug and is left out, as that server did (docs/backups.md).
+      activitySlugs: `(SELECT json_group_array(a.slug ORDER BY a.slug) FROM time_activities ta
+        JOIN activities a ON a.id = ta.activity_id
+        WHERE ta.time_id = t.id AND ${hasSlugSql('a.slug')})`,
+    },
+    {
+      row: 'r',
+      usernameOf: usernameSql,
+      projectSlugsOf: projectSlugsSql,
+      // The activity slugs of a revision, from the ids it kept (slugless ones left out).
+      activitySlugs: `(SELECT json_group_array(a.slug ORDER BY a.slug)
+        FROM json_each(r.activity_ids) j JOIN activities a ON a.id = j.value
+        WHERE ${hasSlugSql('a.slug')})`,
+    },
+    withParents,
+  );
+
+const COMPUTED = computedTimeJson(false);
+
+/**
+ * A time's API JSON as reads send it (FROM times t): the stored text, else computed
+ * (coalesce evaluates its second argument only for a NULL). With `parents` it is always
+ * computed: the history is read rarely and stored nowhere.
+ */
+export const timeJson = (withParents: boolean) =>
+  withParents
+    ? computedTimeJson(true)
+    : `coalesce((SELECT j.json FROM time_json j WHERE j.time_id = t.id), ${COMPUTED})`;
+
+/** Stored JSON that differs from a fresh computation: `admin check` lists these uuids. */
+export const STALE_TIME_JSON_SQL = `SELECT t.uuid FROM time_json j JOIN times t ON t.id = j.time_id
+  WHERE j.json IS NOT NULL AND j.json IS NOT ${COMPUTED} ORDER BY t.id`;
+
+export type TimeJsonStore = ReturnType<typeof createTimeJsonStore>;
+
+export function createTimeJsonStore(db: Db) {
+  const refresh = db.prepare(`UPDATE time_json AS j
+    SET json = (SELECT ${COMPUTED} FROM times t WHERE t.id = j.time_id) WHERE j.time_id = ?`);
+  const fill = db.prepare(`UPDATE time_json AS j
+    SET json = (SELECT ${COMPUTED} FROM times t WHERE t.id = j.time_id)
+    WHERE j.time_id IN (SELECT time_id FROM time_json WHERE json IS NULL LIMIT ?)`);
+  const anyStale = db.prepare('SELECT EXISTS (SELECT 1 FROM time_json WHERE json IS NULL)').pluck();
+  const projectStale = db.prepare(`UPDATE time_json SET json = NULL
+    WHERE time_id IN (SELECT id FROM times WHERE project_id = ?)`);
+  const activityStale = db.prepare(`UPDATE time_json SET json = NULL
+    WHERE time_id IN (SELECT time_id FROM time_activities WHERE activity_id = ?)`);
+  return {
+    /** Rewrites one entry's JSON from its rows: the last step of every write of a time. */
+    refresh: (timeId: number) => void refresh.run(timeId),
+
+    /** Computes up to `limit` stale entries' JSON; answers how many it wrote. */
+    fill: (limit: number) => fill.run(limit).changes,
+
+    /** Whether any entry's JSON is to be computed (one probe of a partial index). */
+    hasStale: () => anyStale.get() === 1,
+
+    /** The project's slugs changed: its entries show them. */
+    markProjectStale: (projectId: number) => void projectStale.run(projectId),
+
+    /** The activity's slug changed: the entries that have it show it. */
+    markActivityStale: (activityId: number) => void activityStale.run(activityId),
+  };
+}

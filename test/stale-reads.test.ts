@@ -1,0 +1,208 @@
+// Nothing cached or stored is ever stale (issue 20): a time's stored JSON (time_json),
+// the verified tokens and their holders. Reads run in a loop while a change is made;
+// every read that starts once the change's answer has arrived must show the new state.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { runCli } from './helpers/cli';
+import { authenticationBody } from './helpers/errors';
+import {
+  createActivity,
+  createProject,
+  createUser,
+  type TestActivity,
+  type TestProject,
+  type TestUser,
+  uniqueSlug,
+} from './helpers/factories';
+import { bcryptHash, startTestServer, type TestServer } from './helpers/server';
+
+interface TimeShown {
+  uuid: string;
+  project: string[];
+  activities: string[];
+}
+
+/** One read's answer: its status and body. */
+type Seen = { status: number; body: unknown };
+
+/**
+ * Runs `read` in 4 loops while `change` is made; answers what every read that started
+ * after the change's answer saw (at least 5 per loop), and what those that started
+ * before saw: the tests check some of them saw the old state, so the caches were warm
+ * when the change came (a read still running when it committed may see either).
+ */
+async function readsDuring(
+  read: () => Promise<Seen>,
+  change: () => Promise<void>,
+): Promise<{ before: Seen[]; after: Seen[] }> {
+  let changed = false;
+  let stop = false;
+  const seenBefore: Seen[] = [];
+  const seenAfter: Seen[] = [];
+  const loop = async () => {
+    let afterCount = 0;
+    while (!stop || afterCount < 5) {
+      const startedAfter = changed;
+      const seen = await read();
+      (startedAfter ? seenAfter : seenBefore).push(seen);
+      if (startedAfter) afterCount++;
+    }
+  };
+  const loops = [loop(), loop(), loop(), loop()];
+  while (seenBefore.length < 8) await new Promise((r) => setImmediate(r));
+  await change();
+  changed = true;
+  stop = true;
+  await Promise.all(loops);
+  return { before: seenBefore, after: seenAfter };
+}
+
+describe('reads after a change show the change (issue 20)', () => {
+  let server: TestServer;
+  let owner: TestUser;
+  let other: TestUser;
+  let project: TestProject;
+  let activity: TestActivity;
+  let uuids: string[];
+  before(async () => {
+    server = await startTestServer();
+    owner = await createUser(server);
+    other = await createUser(server);
+    activity = await createActivity(server);
+    project = await createProject(server, {
+      users: { [owner.username]: { member: true } },
+    });
+    uuids = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await server.api.post('/times', owner.token, {
+        duration: 600 * (i + 1),
+        user: owner.username,
+        project: project.slugs[0],
+        activities: [activity.slug],
+        date_worked: `2026-11-0${i + 1}`,
+      });
+      assert.equal(res.status, 200, res.text);
+      uuids.push((res.body as TimeShown).uuid);
+    }
+  });
+  after(() => server.close());
+
+  /** The owner's list and one of the times, alternately. */
+  let turn = 0;
+  const readOwnTimes = async (token = owner.token): Promise<Seen> => {
+    turn++;
+    const res =
+      turn % 2 === 0
+        ? await server.api.get('/times', token, { user: owner.username })
+        : await server.api.get(`/times/${uuids[turn % uuids.length]}`, token);
+    return { status: res.status, body: res.body };
+  };
+  const timesOf = (seen: Seen): TimeShown[] =>
+    Array.isArray(seen.body) ? (seen.body as TimeShown[]) : [seen.body as TimeShown];
+
+  it("shows a project's new slugs in every list and single read", async () => {
+    const slugs = [uniqueSlug('renamed'), uniqueSlug('second')];
+    const { before, after } = await readsDuring(readOwnTimes, async () => {
+      const res = await server.api.post(`/projects/${project.slugs[0]}`, server.adminToken, {
+        slugs,
+      });
+      assert.equal(res.status, 200, res.text);
+    });
+    assert.ok(before.some((s) => timesOf(s).every((t) => t.project[0] === project.slugs[0])));
+    for (const seen of after) {
+      assert.equal(seen.status, 200);
+      for (const t of timesOf(seen)) assert.deepEqual(t.project, slugs);
+    }
+    project = { ...project, slugs };
+  });
+
+  it("shows an activity's new slug in every list and single read", async () => {
+    const slug = uniqueSlug('act-renamed');
+    const { before, after } = await readsDuring(readOwnTimes, async () => {
+      const res = await server.api.post(`/activities/${activity.slug}`, server.adminToken, {
+        slug,
+      });
+      assert.equal(res.status, 200, res.text);
+    });
+    assert.ok(before.some((s) => timesOf(s).every((t) => t.activities[0] === activity.slug)));
+    for (const seen of after) {
+      assert.equal(seen.status, 200);
+      for (const t of timesOf(seen)) assert.deepEqual(t.activities, [slug]);
+    }
+    activity = { ...activity, slug };
+  });
+
+  it("applies a user's new flags to the very next request, both ways", async () => {
+    const readAsOther = () => readOwnTimes(other.token);
+    const grant = await readsDuring(readAsOther, async () => {
+      const res = await server.api.post(`/users/${other.username}`, server.adminToken, {
+        site_spectator: true,
+      });
+      assert.equal(res.status, 200, res.text);
+    });
+    // Before: the single reads were refused and the lists empty; after: the owner's times.
+    assert.ok(grant.before.some((s) => s.status !== 200));
+    for (const seen of grant.after) {
+      assert.equal(seen.status, 200);
+      assert.ok(timesOf(seen).length > 0);
+    }
+    const revoke = await readsDuring(readAsOther, async () => {
+      const res = await server.api.post(`/users/${other.username}`, server.adminToken, {
+        site_spectator: false,
+      });
+      assert.equal(res.status, 200, res.text);
+    });
+    assert.ok(revoke.before.some((s) => s.status === 200));
+    for (const seen of revoke.after) {
+      if (Array.isArray(seen.body)) assert.deepEqual(seen.body, []);
+      else assert.notEqual(seen.status, 200);
+    }
+  });
+
+  const REVOKED = { status: 401, body: authenticationBody('Token has been revoked') };
+  const INVALID = { status: 401, body: authenticationBody('Invalid token') };
+  const succeeds = async (res: Promise<{ status: number; text: string }>) => {
+    const r = await res;
+    assert.equal(r.status, 200, r.text);
+  };
+
+  const revocations: [string, (username: string) => Promise<void>, Seen][] = [
+    [
+      "its user's password is changed",
+      (u) =>
+        succeeds(
+          server.api.post(`/users/${u}`, server.adminToken, { password: bcryptHash('new') }),
+        ),
+      REVOKED,
+    ],
+    [
+      '`admin set-password` in another process',
+      async (u) => {
+        const res = await runCli(
+          ['admin', 'set-password', u, '--db', server.dbFile, '--password-stdin'],
+          { input: 'set on the command line\n' },
+        );
+        assert.equal(res.code, 0, res.stderr);
+      },
+      REVOKED,
+    ],
+    [
+      'a deactivation',
+      (u) => succeeds(server.api.post(`/users/${u}`, server.adminToken, { active: false })),
+      INVALID,
+    ],
+    ['a deletion', (u) => succeeds(server.api.del(`/users/${u}`, server.adminToken)), INVALID],
+  ];
+  for (const [what, change, refusal] of revocations) {
+    it(`refuses a token at once after ${what}`, async () => {
+      const user = await createUser(server);
+      const read = async () => {
+        const res = await server.api.get('/users', user.token);
+        return { status: res.status, body: res.status === 200 ? null : res.body };
+      };
+      const { before, after } = await readsDuring(read, () => change(user.username));
+      assert.ok(before.some((s) => s.status === 200));
+      for (const seen of after) assert.deepEqual(seen, refusal);
+    });
+  }
+});
