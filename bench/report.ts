@@ -7,6 +7,7 @@ import { explain } from './analysis';
 import type { InProcess } from './ceiling-sqlite';
 import type { StreamResult } from './client';
 import type { LoadResult } from './load';
+import { type MetricsOverhead, metricsOverheadLine } from './metrics-overhead';
 import type { ProfileSummary } from './profile';
 import { ROOT } from './target';
 
@@ -55,6 +56,8 @@ export interface BenchReport {
   loadAverage: { start: number; end: number };
   rows: Row[];
   profile?: ProfileSummary;
+  /** The `metrics` row: the same GET with --metrics off and on. */
+  metrics?: MetricsOverhead;
 }
 
 export const ROW_NAMES: Record<RowId, string> = {
@@ -286,6 +289,7 @@ export function writeMarkdown(r: BenchReport, file: string): void {
     line(Object.fromEntries(keys.map((k) => [k, '---'])) as unknown as Cells),
     ...r.rows.map((row) => line(cells(row))),
     '',
+    ...(r.metrics ? [`- ${metricsOverheadLine(r.metrics)}`, ''] : []),
     ...explain(r),
     '',
   ].join('\n');

@@ -238,8 +238,13 @@ export async function startServer(
     onEvent: options.bcrypt?.onEvent,
   });
   // Litestream copies the WAL before it folds it into the file, and only it may then
-  // start the WAL over; our own checkpoints could only race it (docs/operations.md).
-  if (config.checkpoint === 'litestream') db.pragma('wal_autocheckpoint = 0');
+  // start the WAL over; our own checkpoints could only race it (docs/operations.md). Nor
+  // may we cut the WAL short when a write starts it over: Litestream copies the frames
+  // written just before its checkpoint from the old WAL's tail afterwards.
+  if (config.checkpoint === 'litestream') {
+    db.pragma('wal_autocheckpoint = 0');
+    db.pragma('journal_size_limit = -1');
+  }
   const readers = createReaderPool(config.db);
   const metrics = config.metrics
     ? createMetrics({
