@@ -24,9 +24,14 @@ if (missing && process.env.CI === 'true') {
   });
 }
 
-const assertHealthy = async (dbFile: string) => {
+/** `admin check` is clean; on failure Litestream's log is shown too (litestream#582). */
+const assertHealthy = async (dbFile: string, litestream?: Replication) => {
   const check = await runCli(['admin', 'check', '--db', dbFile]);
-  assert.deepEqual([check.code, check.stdout], [0, 'ok\n'], check.stderr);
+  assert.deepEqual(
+    [check.code, check.stdout],
+    [0, 'ok\n'],
+    `${check.stderr}\n${litestream?.log() ?? ''}`,
+  );
 };
 
 const killed = (server: ServeProcess) =>
@@ -73,7 +78,7 @@ describe('Litestream beside timetrack serve', { skip: missing && 'no Litestream 
       rmSync(join(dir, '.live.db-litestream'), { recursive: true, force: true });
 
       await litestream.restore(dbFile);
-      await assertHealthy(dbFile);
+      await assertHealthy(dbFile, litestream);
       const saved = new Set(timeUuids(dbFile));
       assert.deepEqual(
         ackedBeforeSync.filter((uuid) => !saved.has(uuid)),
@@ -121,7 +126,7 @@ describe('Litestream beside timetrack serve', { skip: missing && 'no Litestream 
 
       const asOfMoment = join(dir, 'moment.db');
       await litestream.restore(asOfMoment, moment);
-      await assertHealthy(asOfMoment);
+      await assertHealthy(asOfMoment, litestream);
       assert.deepEqual(new Set(timeUuids(asOfMoment)), new Set(before));
 
       const latest = join(dir, 'latest.db');
@@ -158,6 +163,7 @@ describe('Litestream beside timetrack serve', { skip: missing && 'no Litestream 
 
         const restored = join(dir, 'restored.db');
         await litestream.restore(restored);
+        await assertHealthy(restored, litestream);
         const saved = new Set(timeUuids(restored));
         assert.deepEqual(
           acked.filter((uuid) => !saved.has(uuid)),
