@@ -224,6 +224,7 @@ export function printTable(r: BenchReport): void {
     `start-up to first /health: ${fmt(r.startupMs)} ms (${r.target}); peak server RSS (VmHWM): ${fmt(r.peakHwmMb)} MB\n`,
   );
   if (r.profile) process.stdout.write(`${profileLines(r.profile).join('\n')}\n`);
+  if (r.metrics) process.stdout.write(`${metricsOverheadLine(r.metrics)}\n`);
 }
 
 /** The profile as markdown lists: busy time by category, then the hottest functions. */

@@ -277,6 +277,7 @@ export async function startServer(
     await ensureFirstAdmin({ config, db, users, passwords }, announce);
   } catch (err) {
     server.close();
+    metricsServer?.close();
     throw err;
   }
   // From here on a statement blocks the event loop at most this long on another
