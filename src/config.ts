@@ -276,6 +276,9 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
     const setting = SETTINGS.find((s) => s.flag === flag);
     if (!setting) throw new Error(`unknown setting ${flag}`);
     const given = flags[flag];
+    // yargs gives a bare `--metrics` (a string option) as '': for a true/false setting
+    // that is the flag switched on.
+    if (given === '' && (setting.default === 'true' || setting.default === 'false')) return 'true';
     if (given !== undefined && given !== '') return String(given);
     const fromEnv = env[setting.env];
     if (fromEnv !== undefined && fromEnv !== '') return fromEnv;

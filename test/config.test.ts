@@ -97,6 +97,14 @@ describe('settings', () => {
 
   it('treats an empty value as not given', () => {
     assert.equal(loadConfig({ port: '' }, { PORT: '' }).port, 8000);
+    assert.equal(loadConfig({}, { TIMETRACK_METRICS: '' }).metrics, false);
+  });
+
+  it('reads a bare true/false flag (--metrics, as yargs gives it: empty) as true', () => {
+    const config = loadConfig({ metrics: '', 'trust-proxy': '', web: false }, {});
+    assert.equal(config.metrics, true);
+    assert.equal(config.trustProxy, true);
+    assert.equal(config.web, false, '--no-web');
   });
 
   it('refuses bad values with a message naming the flag and the variable', () => {
