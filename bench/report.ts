@@ -7,6 +7,7 @@ import { explain } from './analysis';
 import type { InProcess } from './ceiling-sqlite';
 import type { StreamResult } from './client';
 import type { LoadResult } from './load';
+import { type MetricsOverhead, metricsOverheadLine } from './metrics-overhead';
 import type { ProfileSummary } from './profile';
 import { ROOT } from './target';
 
@@ -55,6 +56,8 @@ export interface BenchReport {
   loadAverage: { start: number; end: number };
   rows: Row[];
   profile?: ProfileSummary;
+  /** The `metrics` row: the same GET with --metrics off and on. */
+  metrics?: MetricsOverhead;
 }
 
 export const ROW_NAMES: Record<RowId, string> = {
@@ -221,6 +224,7 @@ export function printTable(r: BenchReport): void {
     `start-up to first /health: ${fmt(r.startupMs)} ms (${r.target}); peak server RSS (VmHWM): ${fmt(r.peakHwmMb)} MB\n`,
   );
   if (r.profile) process.stdout.write(`${profileLines(r.profile).join('\n')}\n`);
+  if (r.metrics) process.stdout.write(`${metricsOverheadLine(r.metrics)}\n`);
 }
 
 /** The profile as markdown lists: busy time by category, then the hottest functions. */
@@ -286,6 +290,7 @@ export function writeMarkdown(r: BenchReport, file: string): void {
     line(Object.fromEntries(keys.map((k) => [k, '---'])) as unknown as Cells),
     ...r.rows.map((row) => line(cells(row))),
     '',
+    ...(r.metrics ? [`- ${metricsOverheadLine(r.metrics)}`, ''] : []),
     ...explain(r),
     '',
   ].join('\n');

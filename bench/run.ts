@@ -9,7 +9,7 @@
 //   options: --no-build --warmup S --connections N --seed N --out FILE
 //            --profile (CPU profile of the server, run from the sources)
 //            --exe FILE (another executable, e.g. an older build for before/after)
-//            --rows time,project,month,create,update,storm,whole,report-month,report-year,csv
+//            --rows time,project,month,create,update,storm,whole,report-month,report-year,csv,metrics
 //            (a subset)
 //            --server-env KEY=VALUE (repeatable; e.g. NODE_OPTIONS=--max-semi-space-size=2)
 import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
@@ -20,6 +20,7 @@ import { type InProcess, openInProcess, rate } from './ceiling-sqlite';
 import { captureGets, capturePost, login, streamWhole } from './client';
 import { DATA_DIR, ensureDataset } from './dataset';
 import { type LoadRequest, type RawLoad, runLoad, runRawLoad, summarize } from './load';
+import { type MetricsOverhead, measureMetricsOverhead } from './metrics-overhead';
 import { summarizeProfiles } from './profile';
 import {
   type BenchReport,
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
   copyFileSync(dataset.file, db);
 
   const profileDir = join(runDir, 'profile');
-  const start = (measured: boolean) =>
+  const start = (measured: boolean, extraEnv: Record<string, string> = {}) =>
     startTarget({
       db,
       logFile: join(runDir, 'server.log'),
@@ -85,6 +86,7 @@ async function main(): Promise<void> {
         ...Object.fromEntries(
           (opts['server-env'] ?? []).map((kv) => kv.split(/=(.*)/s).slice(0, 2)),
         ),
+        ...extraEnv,
       },
       profileDir: measured && opts.profile ? profileDir : undefined,
       executable: opts.exe,
@@ -184,6 +186,23 @@ async function main(): Promise<void> {
   await loadRow('report-month', 'GET', sc.reportMonths);
   await loadRow('report-year', 'GET', sc.reportYears);
 
+  let metrics: MetricsOverhead | undefined;
+  // Not a row of the table: a line under it (bench/metrics-overhead.ts).
+  if (!opts.rows || opts.rows.split(',').includes('metrics')) {
+    say('row metrics: GET /v0/times/:uuid, metrics off (this server) and on (a second one)');
+    const withMetrics = await start(false, { TIMETRACK_METRICS: 'true' });
+    metrics = await measureMetricsOverhead({
+      off: target,
+      on: withMetrics,
+      requests: sc.timeReads,
+      connections: CONNECTIONS,
+      warmupSeconds: WARMUP,
+      seconds: SECONDS,
+      rounds: ROUNDS,
+    });
+    await withMetrics.stop();
+  }
+
   if (wanted('storm')) {
     say('row storm: project reads while 20 clients log in');
     const rss = sampleRss(target.pid);
@@ -246,13 +265,16 @@ async function main(): Promise<void> {
     loadAverage: { start: loadAtStart, end: loadAverageNow() },
     rows,
     profile: opts.profile ? summarizeProfiles(profileDir) : undefined,
+    metrics,
   };
   printTable(report);
   if (OUT) {
     writeMarkdown(report, OUT);
     say(`wrote ${OUT}`);
   }
-  const errors = rows.reduce((n, r) => n + (r.ours?.errors ?? 0) + (r.logins?.errors ?? 0), 0);
+  const errors =
+    rows.reduce((n, r) => n + (r.ours?.errors ?? 0) + (r.logins?.errors ?? 0), 0) +
+    (metrics ? metrics.off.errors + metrics.on.errors : 0);
   const streams = rows.filter((r) => r.stream);
   const failed = streams.filter((r) => r.stream?.status !== 200 || r.stream.totalCount < 0);
   if (errors > 0 || failed.length > 0) {

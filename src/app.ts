@@ -14,6 +14,7 @@ import type { Db } from './db/open';
 import type { ReaderPool } from './db/readers';
 import { createListStreams, STREAM_WAIT_MS } from './http/streams';
 import type { Logger } from './log';
+import type { Metrics } from './metrics';
 import { createProjectService } from './projects/service';
 import { createProjectStore } from './projects/store';
 import { createReportService } from './reports/service';
@@ -35,6 +36,8 @@ export interface AppDeps {
   readers: ReaderPool;
   passwords: PasswordHasher;
   secretKey: string;
+  /** With --metrics: what requests and logins are counted in (metrics.ts). */
+  metrics?: Metrics;
 }
 
 export type App = ReturnType<typeof createApp>;
@@ -100,6 +103,7 @@ export function createApp(deps: AppDeps) {
       config.loginMaxFailuresPerAddress,
     ),
     tokens,
+    onOutcome: deps.metrics?.login,
   });
   const lists = createListStreams({
     max: config.maxStreamedLists,

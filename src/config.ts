@@ -8,6 +8,9 @@ import { LOG_LEVELS, type LogLevel } from './log';
 
 export type AuthModule = 'password' | 'ldap';
 
+export const CHECKPOINT_MODES = ['auto', 'litestream'] as const;
+export type CheckpointMode = (typeof CHECKPOINT_MODES)[number];
+
 export interface LdapConfig {
   url: string | undefined;
   searchBase: string | undefined;
@@ -43,6 +46,14 @@ export interface Config {
   corsOrigins: readonly string[];
   /** Serve the web app (src/web) next to the API; false: the API only. */
   web: boolean;
+  /** `litestream`: no checkpoints of our own (Litestream makes them); `auto`: SQLite's. */
+  checkpoint: CheckpointMode;
+  /** Take the client address from X-Forwarded-For (its last entry: our proxy's peer). */
+  trustProxy: boolean;
+  /** Serve GET /metrics (Prometheus). */
+  metrics: boolean;
+  /** host:port of a listener of its own for /metrics; unset: /metrics on the API's. */
+  metricsAddr: { host: string; port: number } | undefined;
   logLevel: LogLevel;
 }
 
@@ -186,7 +197,7 @@ export const SETTINGS = [
     env: 'TIMETRACK_LOGIN_MAX_FAILURES_PER_IP',
     default: '100',
     describe:
-      "failed logins per client address (the connection's, whatever the usernames) before throttling (0 disables)",
+      "failed logins per client address (the connection's, or the proxy's X-Forwarded-For with --trust-proxy; whatever the usernames) before throttling (0 disables)",
   },
   {
     flag: 'login-queue-per-worker',
@@ -227,6 +238,32 @@ export const SETTINGS = [
     default: 'true',
     describe: 'serve the web app on / next to the API (--no-web: the API only)',
   },
+  {
+    flag: 'checkpoint',
+    env: 'TIMETRACK_CHECKPOINT',
+    default: 'auto',
+    describe:
+      'auto: SQLite folds the WAL into the file as it grows and at stop; litestream: never, Litestream does (see docs/operations.md)',
+  },
+  {
+    flag: 'trust-proxy',
+    env: 'TIMETRACK_TRUST_PROXY',
+    default: 'false',
+    describe:
+      'behind one reverse proxy: the client address (logs, login throttling) is the last X-Forwarded-For entry',
+  },
+  {
+    flag: 'metrics',
+    env: 'TIMETRACK_METRICS',
+    default: 'false',
+    describe: 'serve Prometheus metrics on GET /metrics (no token)',
+  },
+  {
+    flag: 'metrics-addr',
+    env: 'TIMETRACK_METRICS_ADDR',
+    default: undefined,
+    describe: 'host:port on which /metrics is served instead of the API address (needs --metrics)',
+  },
   { flag: 'log-level', env: 'LOG_LEVEL', default: 'info', describe: 'error, warn, info or debug' },
 ] as const satisfies readonly Setting[];
 
@@ -239,6 +276,9 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
     const setting = SETTINGS.find((s) => s.flag === flag);
     if (!setting) throw new Error(`unknown setting ${flag}`);
     const given = flags[flag];
+    // yargs gives a bare `--metrics` (a string option) as '': for a true/false setting
+    // that is the flag switched on.
+    if (given === '' && (setting.default === 'true' || setting.default === 'false')) return 'true';
     if (given !== undefined && given !== '') return String(given);
     const fromEnv = env[setting.env];
     if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
@@ -307,6 +347,10 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
       .map((o) => o.trim())
       .filter(Boolean),
     web: bool('web'),
+    checkpoint: parseCheckpoint(str('checkpoint')),
+    trustProxy: bool('trust-proxy'),
+    metrics: bool('metrics'),
+    metricsAddr: parseMetricsAddr(raw('metrics-addr')),
     logLevel: parseLogLevel(str('log-level')),
   };
   if (config.authModules.includes('ldap') && (!config.ldap.url || !config.ldap.searchBase)) {
@@ -319,7 +363,34 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
       'TIMETRACK_LDAP_STARTTLS is for ldap:// URLs; an ldaps:// URL is encrypted already',
     );
   }
+  if (config.metricsAddr && !config.metrics) {
+    throw new ConfigError('TIMETRACK_METRICS_ADDR needs TIMETRACK_METRICS=true (or --metrics)');
+  }
   return Object.freeze(config);
+}
+
+function parseCheckpoint(value: string): CheckpointMode {
+  const mode = value.toLowerCase();
+  if (!(CHECKPOINT_MODES as readonly string[]).includes(mode)) {
+    throw new ConfigError(
+      `--checkpoint / TIMETRACK_CHECKPOINT must be auto or litestream, not '${value}'`,
+    );
+  }
+  return mode as CheckpointMode;
+}
+
+/** `host:port` or `[ipv6]:port`; the port may be 0 (tests). */
+function parseMetricsAddr(value: string | undefined): Config['metricsAddr'] {
+  if (value === undefined) return undefined;
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(value);
+  const port = Number(match?.[3]);
+  const host = match?.[1] ?? match?.[2];
+  if (!match || !host || port > 65535) {
+    throw new ConfigError(
+      `--metrics-addr / TIMETRACK_METRICS_ADDR must be host:port (e.g. 127.0.0.1:9464), not '${value}'`,
+    );
+  }
+  return { host, port };
 }
 
 /** The signing key is the UTF-8 bytes of the value as given (SPEC §2.3). */

@@ -28,7 +28,7 @@ export function createRouter(app: App): Router<Handler> {
   const info = infoRoutes(app.config);
   const reports = reportRoutes(app.reports);
 
-  return new Router<Handler>()
+  const router = new Router<Handler>()
     .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' }))
     .post('/v0/login', login)
     .get('/v0/info', info.get) // no token: a login page asks it which login types to offer
@@ -69,4 +69,9 @@ export function createRouter(app: App): Router<Handler> {
     .delete('/v0/timer', auth(timer.discard))
     .post('/v0/timer/stop', auth(timer.stop))
     .get('/v0/reports', auth(reports.get));
+  // Prometheus metrics (--metrics), outside /v0 like /health; with --metrics-addr they
+  // are served on their own listener instead (server.ts), and not here.
+  const { metrics } = app;
+  if (metrics && !app.config.metricsAddr) router.get('/metrics', (ctx) => metrics.send(ctx.res));
+  return router;
 }

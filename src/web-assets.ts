@@ -14,9 +14,9 @@ export const WEB_HEADERS: Record<string, string> = {
   'Referrer-Policy': 'no-referrer',
 };
 
-/** Paths the web app never answers: the API's and /health stay JSON 404s. */
+/** Paths the web app never answers: the API's, /health and /metrics stay JSON 404s. */
 export function isApiPath(path: string): boolean {
-  return path === '/v0' || path.startsWith('/v0/') || path === '/health';
+  return path === '/v0' || path.startsWith('/v0/') || path === '/health' || path === '/metrics';
 }
 
 export function webSite(): StaticSite {

@@ -49,6 +49,10 @@ describe('settings', () => {
       maxStreamedLists: 8 * availableParallelism(),
       corsOrigins: ['*'],
       web: true,
+      checkpoint: 'auto',
+      trustProxy: false,
+      metrics: false,
+      metricsAddr: undefined,
       logLevel: 'info',
     });
     assert.ok(Object.isFrozen(config));
@@ -93,6 +97,14 @@ describe('settings', () => {
 
   it('treats an empty value as not given', () => {
     assert.equal(loadConfig({ port: '' }, { PORT: '' }).port, 8000);
+    assert.equal(loadConfig({}, { TIMETRACK_METRICS: '' }).metrics, false);
+  });
+
+  it('reads a bare true/false flag (--metrics, as yargs gives it: empty) as true', () => {
+    const config = loadConfig({ metrics: '', 'trust-proxy': '', web: false }, {});
+    assert.equal(config.metrics, true);
+    assert.equal(config.trustProxy, true);
+    assert.equal(config.web, false, '--no-web');
   });
 
   it('refuses bad values with a message naming the flag and the variable', () => {
@@ -139,6 +151,23 @@ describe('settings', () => {
       { LOG_LEVEL: 'verbose' },
       "LOG_LEVEL must be one of error, warn, info, debug, not 'verbose'",
     );
+    refuses(
+      {},
+      { TIMETRACK_CHECKPOINT: 'never' },
+      "--checkpoint / TIMETRACK_CHECKPOINT must be auto or litestream, not 'never'",
+    );
+    for (const addr of ['9464', 'host:', ':9464', 'host:99999', '::1:9464']) {
+      refuses(
+        {},
+        { TIMETRACK_METRICS: 'true', TIMETRACK_METRICS_ADDR: addr },
+        `--metrics-addr / TIMETRACK_METRICS_ADDR must be host:port (e.g. 127.0.0.1:9464), not '${addr}'`,
+      );
+    }
+    refuses(
+      {},
+      { TIMETRACK_METRICS_ADDR: '127.0.0.1:9464' },
+      'TIMETRACK_METRICS_ADDR needs TIMETRACK_METRICS=true (or --metrics)',
+    );
     for (const name of ['two words', 'org-roles']) {
       refuses(
         {},
@@ -146,6 +175,21 @@ describe('settings', () => {
         `TIMETRACK_ADMIN_USERNAME must be a valid username (1-64 of A-Z a-z 0-9 - . _ ~), not '${name}'`,
       );
     }
+  });
+
+  it('reads the operations settings: checkpoints, proxy, metrics and their address', () => {
+    const config = loadConfig(
+      { checkpoint: 'Litestream', 'trust-proxy': 'true' },
+      { TIMETRACK_METRICS: '1', TIMETRACK_METRICS_ADDR: '[::1]:9464' },
+    );
+    assert.equal(config.checkpoint, 'litestream');
+    assert.equal(config.trustProxy, true);
+    assert.equal(config.metrics, true);
+    assert.deepEqual(config.metricsAddr, { host: '::1', port: 9464 });
+    assert.deepEqual(loadConfig({ metrics: 'true', 'metrics-addr': '0.0.0.0:0' }, {}).metricsAddr, {
+      host: '0.0.0.0',
+      port: 0,
+    });
   });
 
   it('accepts password and ldap together when the directory is configured', () => {

@@ -756,7 +756,7 @@ describe('slow clients', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const logs = server.logs.join('');
     assert.doesNotMatch(logs, /unexpected error|"status":500/);
-    assert.match(logs, /"path":"\/v0\/users","status":499/);
+    assert.match(logs, /"path":"\/v0\/users","route":"\/v0\/users","status":499/);
   });
 
   it('still serves other clients while slow ones wait', async () => {

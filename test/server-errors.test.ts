@@ -68,11 +68,14 @@ describe('unexpected errors', () => {
     const line = server.logs.findLast((l) => l.includes('"path":"/v0/login"'));
     assert.ok(line, 'requests are logged');
     assert.deepEqual(Object.keys(JSON.parse(line)).sort(), [
+      'client',
+      'id',
       'level',
       'method',
       'ms',
       'msg',
       'path',
+      'route',
       'status',
       'time',
       'user',

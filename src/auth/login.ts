@@ -49,6 +49,9 @@ export function passwordAuthenticator(users: UserStore, passwords: PasswordHashe
   };
 }
 
+/** How a login attempt of a known type ended (counted by the metrics). */
+export type LoginOutcome = 'success' | 'failure' | 'throttled' | 'busy' | 'error';
+
 export type LoginService = ReturnType<typeof createLoginService>;
 
 export function createLoginService(options: {
@@ -56,6 +59,8 @@ export function createLoginService(options: {
   authenticators: Partial<Record<AuthModule, Authenticator>>;
   throttle: LoginThrottle;
   tokens: TokenService;
+  /** Told how each attempt of a known login type ended (the metrics). */
+  onOutcome?: (type: AuthModule, outcome: LoginOutcome) => void;
 }) {
   return {
     async login(body: unknown, client: LoginClient = {}): Promise<{ token: string }> {
@@ -75,8 +80,10 @@ export function createLoginService(options: {
       if (typeof username !== 'string' || typeof password !== 'string' || username === '') {
         throw authenticationFailure('Missing credentials');
       }
+      const outcome = (what: LoginOutcome) => options.onOutcome?.(type as AuthModule, what);
       const wait = options.throttle.attempt(username, client.address);
       if (wait > 0) {
+        outcome('throttled');
         throw authenticationFailure(TOO_MANY_FAILURES, { 'Retry-After': String(wait) });
       }
       let who: string | undefined;
@@ -88,13 +95,19 @@ export function createLoginService(options: {
         if (err instanceof TaskDroppedError) throw err;
         options.throttle.undecided(username, client.address);
         if (err instanceof HasherBusyError) {
+          outcome('busy');
           throw authenticationFailure(LOGINS_BUSY, {
             'Retry-After': String(err.retryAfterSeconds),
           });
         }
+        outcome('error');
         throw err;
       }
-      if (!who) throw authenticationFailure(INVALID_CREDENTIALS);
+      if (!who) {
+        outcome('failure');
+        throw authenticationFailure(INVALID_CREDENTIALS);
+      }
+      outcome('success');
       options.throttle.succeeded(username, client.address);
       return { token: options.tokens.issue(who) };
     },

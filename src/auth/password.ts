@@ -27,6 +27,8 @@ export interface PasswordHasher {
   /** `signal`: a task still waiting for a worker when it aborts is dropped, never run. */
   hash(password: string, signal?: AbortSignal): Promise<string>;
   compare(password: string, hash: string, signal?: AbortSignal): Promise<boolean>;
+  /** Tasks waiting for a worker now (the metrics' bcrypt queue length). */
+  waiting(): number;
   close(): Promise<void>;
 }
 
@@ -161,6 +163,7 @@ export function createPasswordHasher(
       (await run({ op: 'hash', password, cost: 10 }, signal)) as string,
     compare: async (password, hash, signal) =>
       (await run({ op: 'compare', password, hash }, signal)) as boolean,
+    waiting: () => queue.size,
     async close() {
       await Promise.all(workers.map((w) => w.terminate()));
       workers.length = 0;

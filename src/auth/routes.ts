@@ -1,5 +1,4 @@
 // Handler of POST /v0/login.
-import type { Socket } from 'node:net';
 import { requestBody } from '../http/auth';
 import type { Ctx, Handler } from '../http/context';
 import { sendJson } from '../http/respond';
@@ -19,7 +18,7 @@ async function loginWith(login: LoginService, ctx: Ctx): Promise<void> {
   ctx.res.once('close', abort);
   if (ctx.req.socket.destroyed) abort();
   try {
-    const client = { address: remoteAddress(ctx.req.socket), signal: gone.signal };
+    const client = { address: ctx.client, signal: gone.signal };
     sendJson(ctx.res, 200, await login.login(body, client));
   } catch (err) {
     if (!(err instanceof TaskDroppedError)) throw err;
@@ -29,13 +28,4 @@ async function loginWith(login: LoginService, ctx: Ctx): Promise<void> {
   } finally {
     ctx.res.off('close', abort);
   }
-}
-
-/**
- * The connection's remote address, IPv4-mapped IPv6 written as IPv4. Not a forwarded
- * header: there is no trusted-proxy setting (yet), and a header is whatever the client says.
- */
-function remoteAddress(socket: Socket): string | undefined {
-  const address = socket.remoteAddress;
-  return address?.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
 }

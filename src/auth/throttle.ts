@@ -2,9 +2,9 @@
 // `windowSeconds`, every attempt for that username is refused until the window passes.
 // Kept in the database so that every process on the file sees the same count.
 //
-// Failures are also counted per client address (the connection's remote address; there
-// is no trusted-proxy setting, so behind a reverse proxy every client shares its
-// address): after `maxFailuresPerAddress` failures from one address within the window,
+// Failures are also counted per client address (the connection's remote address, or
+// with --trust-proxy the one the reverse proxy forwarded in X-Forwarded-For; behind a
+// proxy without that setting every client shares the proxy's address): after `maxFailuresPerAddress` failures from one address within the window,
 // whatever the usernames, every attempt from it is refused. Its rows are keyed
 // `addr:<address>` in the same table (`:` is never part of a username). A successful
 // login resets the username's count but only gives back its own attempt to the address:

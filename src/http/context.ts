@@ -12,6 +12,11 @@ export interface Ctx {
   params: Params;
   /** The server's limits of streamed lists (http/streams.ts), shared by all requests. */
   lists: ListStreams;
+  /**
+   * The client's address (http/client.ts): the connection's, or behind a trusted proxy the
+   * address it forwarded. Login throttling counts failures per this address.
+   */
+  client: string | undefined;
   /** The authenticated caller's username, once known (for the request's log line). */
   caller?: string;
   /** The parsed JSON body of a POST, read once. */

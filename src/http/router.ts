@@ -13,8 +13,8 @@ interface Route<H> {
 }
 
 export type Match<H> =
-  | { kind: 'found'; handler: H; params: Params }
-  | { kind: 'method-not-allowed'; allow: string[] }
+  | { kind: 'found'; handler: H; params: Params; pattern: string }
+  | { kind: 'method-not-allowed'; allow: string[]; pattern: string }
   | { kind: 'not-found' };
 
 export class Router<H> {
@@ -60,12 +60,19 @@ export class Router<H> {
     const hit =
       candidates.find((c) => c.route.method === method) ??
       (method === 'HEAD' ? candidates.find((c) => c.route.method === 'GET') : undefined);
-    if (hit) return { kind: 'found', handler: hit.route.handler, params: hit.params };
+    if (hit) {
+      return {
+        kind: 'found',
+        handler: hit.route.handler,
+        params: hit.params,
+        pattern: best.pattern,
+      };
+    }
     const allow = candidates.map((c) => c.route.method);
     if (allow.includes('GET') && !allow.includes('HEAD')) {
       allow.splice(allow.indexOf('GET') + 1, 0, 'HEAD');
     }
-    return { kind: 'method-not-allowed', allow };
+    return { kind: 'method-not-allowed', allow, pattern: best.pattern };
   }
 }
 

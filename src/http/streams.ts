@@ -30,6 +30,8 @@ export interface ListStreams {
   take(abort: AbortSignal): Promise<boolean>;
   /** Gives a slot back: to the list waiting longest, if any. */
   give(): void;
+  /** Slots taken now: lists being streamed. */
+  open(): number;
   /** Resolves once no slot is taken (the shutdown waits for the readers to come back). */
   settled(): Promise<void>;
 }
@@ -41,6 +43,7 @@ export function createListStreams(limits: StreamLimits): ListStreams {
   let onSettled: (() => void)[] = [];
   return {
     limits,
+    open: () => taken,
     tryTake() {
       if (taken >= limits.max || waiting.length > 0) return false;
       taken++;

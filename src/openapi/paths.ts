@@ -164,6 +164,19 @@ export const paths = {
       responses: { ...ok('Serving', schema('Health')) },
     },
   },
+  '/metrics': {
+    get: {
+      tags: ['meta'],
+      summary:
+        'Prometheus metrics (outside /v0, no token; only with --metrics, and on --metrics-addr instead when that is set)',
+      responses: {
+        '200': {
+          description: 'Prometheus text exposition format 0.0.4',
+          content: { 'text/plain': { schema: { type: 'string' } } },
+        },
+      },
+    },
+  },
   '/v0/openapi.json': {
     get: {
       tags: ['meta'],
