@@ -27,10 +27,17 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A temporary directory removed when the process exits. */
+const tempDirs: string[] = [];
+
+/** A temporary directory removed when the process exits (one exit listener for all). */
 export function tempDir(prefix = 'timetrack-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  if (tempDirs.length === 0) {
+    process.once('exit', () => {
+      for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
+    });
+  }
+  tempDirs.push(dir);
   return dir;
 }
 
