@@ -33,7 +33,7 @@ const isSiteManager = (a: Actor) => a.siteAdmin || a.siteManager;
 
 export const canCreateProject = (actor: Actor): boolean => isSiteManager(actor);
 
-/** Update a project (including its users map) or delete it. */
+/** Update a project (including its users map), delete it or restore it. */
 export const canManageProject = (actor: Actor, role: ProjectRole): boolean =>
   isSiteManager(actor) || role.manager;
 
@@ -134,10 +134,13 @@ export function canSetUserField(
 export type Deed =
   | { do: 'create project' | 'create activity' | 'create org-role' | 'create user' }
   | { do: 'update project' | 'delete project'; slug: string; role: ProjectRole }
+  /** A deleted project or activity has released its slugs, so it is named by uuid. */
+  | { do: 'restore project'; uuid: string; role: ProjectRole }
   | {
       do: 'update activity' | 'delete activity' | 'update org-role' | 'delete org-role';
       slug: string;
     }
+  | { do: 'restore activity'; uuid: string }
   | { do: 'update user'; username: string; targetId: number }
   | { do: 'delete user'; username: string }
   /** targetId and username undefined: a user being created. */
@@ -161,10 +164,12 @@ export function permits(actor: Actor, deed: Deed): boolean {
       return canCreateProject(actor);
     case 'update project':
     case 'delete project':
+    case 'restore project':
       return canManageProject(actor, deed.role);
     case 'create activity':
     case 'update activity':
     case 'delete activity':
+    case 'restore activity':
       return canWriteActivities(actor);
     case 'create org-role':
     case 'update org-role':
@@ -217,6 +222,9 @@ function refusedAction(deed: Deed): string {
     case 'update org-role':
     case 'delete org-role':
       return `${deed.do} ${deed.slug}`;
+    case 'restore project':
+    case 'restore activity':
+      return `${deed.do} ${deed.uuid}`;
     case 'update user':
     case 'delete user':
       return `${deed.do} ${deed.username}`;

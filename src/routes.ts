@@ -51,12 +51,14 @@ export function createRouter(app: App): Router<Handler> {
     .get('/v0/projects/:slug', auth(projects.get))
     .post('/v0/projects/:slug', auth(projects.update))
     .delete('/v0/projects/:slug', auth(projects.remove))
+    .post('/v0/projects/:uuid/restore', auth(projects.restore))
 
     .get('/v0/activities', auth(activities.list))
     .post('/v0/activities', auth(activities.create))
     .get('/v0/activities/:slug', auth(activities.get))
     .post('/v0/activities/:slug', auth(activities.update))
     .delete('/v0/activities/:slug', auth(activities.remove))
+    .post('/v0/activities/:uuid/restore', auth(activities.restore))
 
     .get('/v0/times', auth(times.list))
     .post('/v0/times', auth(times.create))

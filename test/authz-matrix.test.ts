@@ -151,6 +151,13 @@ describe('authorization matrix (SPEC §3)', () => {
         const slug = await newProject(rule.id.endsWith('own') ? P_USERS : Q_USERS);
         return { method: 'DELETE', path: `/projects/${slug}`, names: { slug } };
       }
+      case 'projects.restore.own':
+      case 'projects.restore.other': {
+        const slug = await newProject(rule.id.endsWith('own') ? P_USERS : Q_USERS);
+        const { uuid } = ok(await server.api.get(`/projects/${slug}`, admin), slug);
+        ok(await server.api.del(`/projects/${slug}`, admin), `delete ${slug}`);
+        return { method: 'POST', path: `/projects/${uuid}/restore`, body: {}, names: { uuid } };
+      }
       case 'activities.list':
         return { method: 'GET', path: '/activities' };
       case 'activities.get':
@@ -170,6 +177,15 @@ describe('authorization matrix (SPEC §3)', () => {
         const slug = fresh('gone');
         ok(await server.api.post('/activities', admin, { name: slug, slug }), slug);
         return { method: 'DELETE', path: `/activities/${slug}`, names: { slug } };
+      }
+      case 'activities.restore': {
+        const slug = fresh('back');
+        const { uuid } = ok(
+          await server.api.post('/activities', admin, { name: slug, slug }),
+          slug,
+        );
+        ok(await server.api.del(`/activities/${slug}`, admin), `delete ${slug}`);
+        return { method: 'POST', path: `/activities/${uuid}/restore`, body: {}, names: { uuid } };
       }
       case 'times.list.own':
         return { method: 'GET', path: '/times', listed: times.member };

@@ -21,6 +21,7 @@ const SINGLE_OBJECT_GETS = ['/v0/info', '/v0/timer', '/v0/reports'];
 const has = (method: string, pattern: string) =>
   ROUTES.some((r) => r.method === method && r.pattern === pattern);
 
+const NO_UUID = '00000000-0000-4000-8000-000000000000';
 let seq = 0;
 const fresh = (prefix: string) => `${prefix}-h${++seq}`;
 
@@ -176,6 +177,21 @@ describe('hostile input', () => {
       ).uuid;
     }
 
+    // Restore (issue 17): a deleted project and activity, found by uuid. The first valid
+    // body restores them; later ones are answered as they are (still checked first).
+    if (ids.activity) {
+      const slug = fresh('gone-act');
+      const act = ok(await api.post('/activities', token, { name: slug, slug }), 'activity');
+      ok(await api.del(`/activities/${slug}`, token), 'deleted activity');
+      ids.deletedActivity = act.uuid;
+    }
+    if (ids.project) {
+      const slug = fresh('gone-proj');
+      const proj = ok(await api.post('/projects', token, { name: slug, slugs: [slug] }), 'project');
+      ok(await api.del(`/projects/${slug}`, token), 'deleted project');
+      ids.deletedProject = proj.uuid;
+    }
+
     bases.set('POST /v0/users', () => ({
       username: fresh('u'),
       display_name: 'Someone',
@@ -209,6 +225,8 @@ describe('hostile input', () => {
       uri: 'https://example.com/q',
       owner: 'admin',
     }));
+    bases.set('POST /v0/projects/:uuid/restore', () => ({ slugs: [fresh('back')] }));
+    bases.set('POST /v0/activities/:uuid/restore', () => ({ slug: fresh('back') }));
     bases.set('POST /v0/times', () => ({
       duration: 3600,
       user: 'admin',
@@ -247,7 +265,9 @@ describe('hostile input', () => {
     return pattern.replace(/:(\w+)/g, (_, name: string) => {
       if (override !== undefined) return override;
       if (name === 'username') return ids.username as string;
-      if (name === 'uuid') return ids.time ?? '00000000-0000-4000-8000-000000000000';
+      if (pattern === '/v0/projects/:uuid/restore') return ids.deletedProject ?? NO_UUID;
+      if (pattern === '/v0/activities/:uuid/restore') return ids.deletedActivity ?? NO_UUID;
+      if (name === 'uuid') return ids.time ?? NO_UUID;
       if (pattern.startsWith('/v0/users/org-roles')) return ids.role as string;
       if (pattern.startsWith('/v0/projects')) return ids.project ?? 'no-such-project';
       if (pattern.startsWith('/v0/activities')) return ids.activity ?? 'no-such-activity';

@@ -10,3 +10,9 @@ export const updateActivitySchema = v.strictObject({
   name: v.optional(requiredText(255)),
   slug: v.optional(slug()),
 });
+
+/**
+ * POST /v0/activities/:uuid/restore (issue 17): the slug the restored activity takes; when
+ * left out, the one it had when deleted (it may have been taken since: kind 8).
+ */
+export const restoreActivitySchema = v.strictObject({ slug: v.optional(slug()) });

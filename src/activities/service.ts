@@ -1,16 +1,17 @@
 // Activities: listed for everyone, written by site managers and admins, revisioned on
 // update, soft deleted (which releases the slug) unless a live time entry uses them
-// (SPEC §3, §4.2, §5). Every path finds a live activity by its slug and none restores a
-// deleted one, so an activity the old reference server deleted, which has no slug
-// (json.ts NO_SLUG), is only ever listed: a restore would have to give it a new slug.
+// (SPEC §3, §4.2, §5). Every path but restore finds a live activity by its slug; restore
+// (issue 17) finds a deleted one by uuid, since deleting released its slug, and gives it
+// its old slug back or a new one — an activity the old reference server deleted has no
+// slug (json.ts NO_SLUG), so restoring it needs one.
 import { type Db, writeTransaction } from '../db/open';
-import { notFound, requestFailure, slugsAlreadyExist } from '../errors';
+import { missingField, notFound, requestFailure, slugsAlreadyExist } from '../errors';
 import type { Listing } from '../http/list';
 import { booleanParam, bySlugParams, pagingParams } from '../http/query';
 import { type Actor, authorize } from '../policy';
 import { parseObject } from '../validate';
 import { type LiveActivityRow, toActivityJson } from './json';
-import { createActivitySchema, updateActivitySchema } from './schema';
+import { createActivitySchema, restoreActivitySchema, updateActivitySchema } from './schema';
 import type { ActivityStore } from './store';
 
 export type ActivityService = ReturnType<typeof createActivityService>;
@@ -70,6 +71,25 @@ export function createActivityService(deps: {
         activities.revise(current.id, fields.name ?? current.name, nextSlug, Date.now(), actor.id);
         if (nextSlug !== current.slug) slugChanged(current.id);
         return toActivityJson(find(nextSlug));
+      }),
+
+    /**
+     * Makes a deleted activity live again as a new revision, with the slug sent or the
+     * one it had. A live activity is answered as it is (a retried restore succeeds).
+     */
+    restore: (actor: Actor, uuid: string, input: unknown) =>
+      writeTransaction(db, () => {
+        const current = activities.findByUuid(uuid);
+        if (!current) throw notFound('activity');
+        const fields = parseObject(restoreActivitySchema, input, 'activity');
+        authorize(actor, { do: 'restore activity', uuid });
+        if (current.deleted_at === null) return toActivityJson(current);
+        const slug = fields.slug ?? current.slug;
+        if (slug === null) throw missingField('activity', 'slug');
+        assertSlugFree(slug);
+        activities.restore(current.id, slug, Date.now(), actor.id);
+        if (slug !== current.slug) slugChanged(current.id);
+        return toActivityJson(find(slug));
       }),
 
     remove: (actor: Actor, slug: string) =>

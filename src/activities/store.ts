@@ -64,6 +64,7 @@ export function createActivityStore(db: Db, readers: ReaderPool) {
     );
   const bySlug = liveBySlug(false);
   const bySlugWithParents = liveBySlug(true);
+  const byUuid = db.prepare(`SELECT ${COLUMNS} FROM activities a WHERE a.uuid = ?`);
   const liveIdsBySlug = db
     .prepare('SELECT id FROM activities WHERE slug = ? AND deleted_at IS NULL')
     .pluck();
@@ -75,6 +76,8 @@ export function createActivityStore(db: Db, readers: ReaderPool) {
     FROM activities WHERE id = ?`);
   const update = db.prepare(`UPDATE activities SET name = ?, slug = ?, revision = revision + 1,
       updated_at = ?, changed_by = ? WHERE id = ?`);
+  const undelete = db.prepare(`UPDATE activities SET slug = ?, deleted_at = NULL,
+      revision = revision + 1, updated_at = ?, changed_by = ? WHERE id = ?`);
   const softDelete = db.prepare(
     'UPDATE activities SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL',
   );
@@ -87,6 +90,9 @@ export function createActivityStore(db: Db, readers: ReaderPool) {
     /** The live activity with that slug (a deleted one has released its slug). */
     findBySlug: (slug: string, withParents = false) =>
       (withParents ? bySlugWithParents : bySlug).get(slug) as LiveActivityRow | undefined,
+
+    /** The activity with that uuid, live or deleted (a deleted one shows its last slug). */
+    findByUuid: (uuid: string) => byUuid.get(uuid) as ActivityRow | undefined,
 
     /** The id of the live activity with that slug. */
     idOf: (slug: string) => liveIdsBySlug.get(slug) as number | undefined,
@@ -103,6 +109,12 @@ export function createActivityStore(db: Db, readers: ReaderPool) {
     revise(id: number, name: string, slug: string, now: number, changedBy: number): void {
       archive.run(id);
       update.run(name, slug, now, changedBy, id);
+    },
+
+    /** Copies the deleted activity to history and makes it live, with `slug`, as the next revision. */
+    restore(id: number, slug: string, now: number, changedBy: number): void {
+      archive.run(id);
+      undelete.run(slug, now, changedBy, id);
     },
 
     softDelete: (id: number, now: number) => softDelete.run(now, id).changes === 1,

@@ -91,6 +91,23 @@ function resource(r: Resource, plural: string) {
   };
 }
 
+/** POST /v0/<things>/{uuid}/restore: a deleted project or activity made live (issue 17). */
+function restore(r: Pick<Resource, 'tag' | 'name'>, noun: string, slugs: string) {
+  return {
+    parameters: [param('uuid')],
+    post: {
+      tags: [r.tag],
+      summary: `Restore a deleted ${noun} as a new revision, with ${slugs}; a live one is answered as it is`,
+      security: bodyAuth,
+      requestBody: writeBody(`${r.name}Restore`, false),
+      responses: {
+        ...ok('The restored object, as GET shows it', schema(r.name)),
+        ...errors(400, 401, 404, 409, 413, 500, 503),
+      },
+    },
+  };
+}
+
 const roles = resource(
   {
     tag: 'org-roles',
@@ -210,8 +227,18 @@ export const paths = {
   '/v0/users/{username}': users.one,
   '/v0/projects': projects.collection,
   '/v0/projects/{slug}': projects.one,
+  '/v0/projects/{uuid}/restore': restore(
+    { tag: 'projects', name: 'Project' },
+    'project',
+    'the slugs sent or, left out, those it had',
+  ),
   '/v0/activities': activities.collection,
   '/v0/activities/{slug}': activities.one,
+  '/v0/activities/{uuid}/restore': restore(
+    { tag: 'activities', name: 'Activity' },
+    'activity',
+    'the slug sent or, left out, the one it had',
+  ),
   '/v0/times': times.collection,
   '/v0/times/{uuid}': times.one,
 };

@@ -196,6 +196,9 @@ const requests = {
   ProjectUpdate: accepted(projectInput),
   ActivityCreate: accepted(activityFields, ['name', 'slug']),
   ActivityUpdate: accepted(activityFields),
+  // Restore (issue 17): left out, the slugs it had when deleted are taken back.
+  ProjectRestore: accepted({ slugs: projectInput.slugs }),
+  ActivityRestore: accepted({ slug: activityFields.slug }),
   TimeCreate: accepted(timeInput, ['duration', 'user', 'project', 'date_worked']),
   TimeUpdate: accepted({ ...timeInput, activities: { ...timeInput.activities, minItems: 1 } }),
   UserCreate: accepted(

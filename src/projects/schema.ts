@@ -69,5 +69,11 @@ export const updateProjectSchema = v.strictObject({
   ...optional,
 });
 
+/**
+ * POST /v0/projects/:uuid/restore (issue 17): the slugs the restored project takes; when
+ * left out, those it had when deleted (they may have been taken since: kind 8).
+ */
+export const restoreProjectSchema = v.strictObject({ slugs: v.optional(slugs) });
+
 export type ProjectInput = v.InferOutput<typeof updateProjectSchema>;
 export type UsersInput = NonNullable<ProjectInput['users']>;

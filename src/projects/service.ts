@@ -1,8 +1,15 @@
 // Projects: listed for everyone, created by site managers and admins, updated (with their
 // users map) and deleted also by their own managers; revisioned on update; soft deleted,
-// which releases their slugs, unless a live time entry uses them (SPEC §3, §4.1, §5).
+// which releases their slugs, unless a live time entry uses them (SPEC §3, §4.1, §5);
+// restored by uuid with their old slugs or new ones (issue 17).
 import { type Db, writeTransaction } from '../db/open';
-import { invalidForeignKey, notFound, requestFailure, slugsAlreadyExist } from '../errors';
+import {
+  invalidForeignKey,
+  missingField,
+  notFound,
+  requestFailure,
+  slugsAlreadyExist,
+} from '../errors';
 import type { Listing } from '../http/list';
 import { booleanParam, bySlugParams, listParam, pagingParams } from '../http/query';
 import { isUsername } from '../identifiers';
@@ -12,6 +19,7 @@ import { type ProjectRow, toProjectJson } from './json';
 import {
   createProjectSchema,
   type ProjectInput,
+  restoreProjectSchema,
   type UsersInput,
   updateProjectSchema,
 } from './schema';
@@ -148,6 +156,31 @@ export function createProjectService(deps: ProjectServiceDeps) {
         }
         if (refs.users) projects.replaceUsers(current.id, refs.users);
         return toProjectJson(find(slugs?.[0] ?? slug));
+      }),
+
+    /**
+     * Makes a deleted project live again as a new revision, with the slugs sent or those
+     * it had; its users map was kept. A live project is answered as it is (a retried
+     * restore succeeds).
+     */
+    restore: (actor: Actor, uuid: string, input: unknown) =>
+      writeTransaction(db, () => {
+        const current = projects.findByUuid(uuid);
+        if (!current) throw notFound('project');
+        const fields = parseObject(restoreProjectSchema, input, 'project');
+        const role = projects.roleOf(current.id, actor.id);
+        authorize(actor, { do: 'restore project', uuid, role });
+        if (current.deleted_at === null) return toProjectJson(current);
+        const slugs: string[] = fields.slugs
+          ? [...new Set(fields.slugs)]
+          : JSON.parse(current.slugs);
+        // A project the old reference server deleted may have kept no slug.
+        if (slugs.length === 0) throw missingField('project', 'slugs');
+        assertSlugsFree(slugs, current.id);
+        projects.restore(current.id, Date.now(), actor.id);
+        projects.replaceSlugs(current.id, slugs); // live again
+        if (JSON.stringify(slugs) !== current.slugs) slugsChanged(current.id);
+        return toProjectJson(find(slugs[0] as string));
       }),
 
     remove: (actor: Actor, slug: string) =>

@@ -100,6 +100,7 @@ export function createProjectStore(db: Db, readers: ReaderPool) {
       WHERE p.id = (SELECT project_id FROM project_slugs WHERE slug = ? AND live = 1)`);
   const bySlug = liveBySlug(false);
   const bySlugWithParents = liveBySlug(true);
+  const byUuid = db.prepare(`SELECT ${COLUMNS} FROM projects p WHERE p.uuid = ?`);
   const takenSlugs = db
     .prepare(`SELECT slug FROM project_slugs WHERE live = 1 AND project_id IS NOT ?
       AND slug IN (SELECT value FROM json_each(?))`)
@@ -116,6 +117,8 @@ export function createProjectStore(db: Db, readers: ReaderPool) {
       default_activity_id = @default_activity_id, revision = revision + 1,
       updated_at = @now, changed_by = @changed_by
     WHERE id = @id`);
+  const undelete = db.prepare(`UPDATE projects SET deleted_at = NULL, revision = revision + 1,
+      updated_at = ?, changed_by = ? WHERE id = ?`);
   const clearSlugs = db.prepare('DELETE FROM project_slugs WHERE project_id = ?');
   const addSlug = db.prepare(
     'INSERT INTO project_slugs (project_id, position, slug) VALUES (?, ?, ?)',
@@ -141,6 +144,9 @@ export function createProjectStore(db: Db, readers: ReaderPool) {
     findBySlug: (slug: string, withParents = false) =>
       (withParents ? bySlugWithParents : bySlug).get(slug) as ProjectRow | undefined,
 
+    /** The project with that uuid, live or deleted (a deleted one shows its last slugs). */
+    findByUuid: (uuid: string) => byUuid.get(uuid) as ProjectRow | undefined,
+
     /** The list of GET /projects in a snapshot of its own. */
     openList: (filters: ProjectListFilters) =>
       readList(readers, projectListQuery(filters), projectText),
@@ -160,6 +166,15 @@ export function createProjectStore(db: Db, readers: ReaderPool) {
     revise(id: number, fields: ProjectFields, now: number, changedBy: number): void {
       archive.run(id);
       update.run({ ...fields, id, now, changed_by: changedBy });
+    },
+
+    /**
+     * Copies the deleted project to history and makes it live as the next revision; the
+     * caller gives it its slugs again (replaceSlugs), since deleting released them.
+     */
+    restore(id: number, now: number, changedBy: number): void {
+      archive.run(id);
+      undelete.run(now, changedBy, id);
     },
 
     replaceSlugs(id: number, slugs: readonly string[]): void {

@@ -93,6 +93,20 @@ export const RULES: readonly Rule[] = [
     allowed: SITE_MANAGERS,
     refusal: 'delete project {slug}',
   },
+  {
+    id: 'projects.restore.own',
+    endpoint: 'POST /v0/projects/:uuid/restore',
+    target: 'a deleted project with the roles of P',
+    allowed: ['admin', 'sitemgr', 'projmgr'],
+    refusal: 'restore project {uuid}',
+  },
+  {
+    id: 'projects.restore.other',
+    endpoint: 'POST /v0/projects/:uuid/restore',
+    target: 'a deleted project with the roles of Q',
+    allowed: SITE_MANAGERS,
+    refusal: 'restore project {uuid}',
+  },
 
   { id: 'activities.list', endpoint: 'GET /v0/activities', target: 'all', allowed: ALL },
   {
@@ -121,6 +135,13 @@ export const RULES: readonly Rule[] = [
     target: 'an unused activity',
     allowed: SITE_MANAGERS,
     refusal: 'delete activity {slug}',
+  },
+  {
+    id: 'activities.restore',
+    endpoint: 'POST /v0/activities/:uuid/restore',
+    target: 'a deleted activity',
+    allowed: SITE_MANAGERS,
+    refusal: 'restore activity {uuid}',
   },
 
   {
