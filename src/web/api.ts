@@ -175,7 +175,8 @@ export const api = {
 
   signOut: () => setSession(undefined),
 
-  projects: (query: { user?: string } = {}) => request<Project[]>('GET', '/projects', { query }),
+  projects: (query: { user?: string; include_deleted?: 'true' } = {}) =>
+    request<Project[]>('GET', '/projects', { query }),
   /** One project by any of its slugs, with every earlier revision. */
   projectHistory: (slug: string) =>
     request<Project>('GET', `/projects/${seg(slug)}`, { query: { include_revisions: 'true' } }),
@@ -185,6 +186,9 @@ export const api = {
   updateProject: (slug: string, object: Partial<ProjectFields>) =>
     request<Project>('POST', `/projects/${seg(slug)}`, { body: { object } }),
   deleteProject: (slug: string) => request<undefined>('DELETE', `/projects/${seg(slug)}`),
+  /** A deleted project live again, with the slugs sent or (none sent) those it had. */
+  restoreProject: (uuid: string, slugs?: string[]) =>
+    request<Project>('POST', `/projects/${seg(uuid)}/restore`, { body: { object: { slugs } } }),
   activities: () => request<Activity[]>('GET', '/activities'),
   createActivity: (object: { name: string; slug: string }) =>
     request<Activity>('POST', '/activities', { body: { object } }),
@@ -202,11 +206,18 @@ export const api = {
 
   /** Activities (`/activities`) and organization roles (`/users/org-roles`) alike. */
   named: (kind: NamedKind) => ({
-    list: () => request<Named[]>('GET', NAMED_PATH[kind]),
+    /** Deleted ones too: activities only (org roles are deleted for good). */
+    list: (query: { include_deleted?: 'true' } = {}) =>
+      request<Named[]>('GET', NAMED_PATH[kind], { query }),
     create: (object: Named) => request<Named>('POST', NAMED_PATH[kind], { body: { object } }),
     update: (slug: string, object: Partial<Named>) =>
       request<Named>('POST', `${NAMED_PATH[kind]}/${seg(slug)}`, { body: { object } }),
     remove: (slug: string) => request<undefined>('DELETE', `${NAMED_PATH[kind]}/${seg(slug)}`),
+    /** A deleted activity live again, with the slug sent or (none sent) the one it had. */
+    restore: (uuid: string, slug?: string) =>
+      request<Named>('POST', `${NAMED_PATH[kind]}/${seg(uuid)}/restore`, {
+        body: { object: { slug } },
+      }),
   }),
 
   times: (query: TimesQuery) => request<Time[]>('GET', '/times', { query: { ...query } }),

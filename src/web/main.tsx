@@ -117,13 +117,29 @@ function Page(props: { session: Session; path: string; query: URLSearchParams })
     case '/profile':
       return <Profile username={username} />;
     case '/projects':
-      return <Projects username={username} />;
+      return <Projects username={username} query={props.query} />;
     case '/people':
       return <Users username={username} />;
     case '/activities':
-      return <NamedList username={username} kind="activities" title="Activities" one="activity" />;
+      return (
+        <NamedList
+          username={username}
+          query={props.query}
+          kind="activities"
+          title="Activities"
+          one="activity"
+        />
+      );
     case '/roles':
-      return <NamedList username={username} kind="roles" title="Organization roles" one="role" />;
+      return (
+        <NamedList
+          username={username}
+          query={props.query}
+          kind="roles"
+          title="Organization roles"
+          one="role"
+        />
+      );
     default: {
       const [, page, id] = /^\/(projects|people)\/([^/]+)$/.exec(props.path) ?? [];
       if (page === 'projects')

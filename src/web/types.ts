@@ -77,6 +77,8 @@ export interface Named {
   uuid?: string;
   name: string;
   slug: string;
+  /** Activities only: set when deleted (listed with include_deleted). */
+  deleted_at?: string | null;
 }
 
 export interface Time {

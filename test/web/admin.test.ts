@@ -140,7 +140,30 @@ describe('the web app: administration', { skip }, () => {
       .body as any;
     assert.equal(activity.name, 'Reviews');
 
+    // Deleted, then listed with "Deleted too" and restored with its slug (issue 17).
+    await page.getByRole('button', { name: 'Delete Reviews' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete the activity?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page.getByRole('status').getByText('Deleted Reviews').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Restore Reviews' }).count(), 0);
+    await page.getByLabel('Deleted too').check();
+    await page.waitForURL(/\/activities\?deleted=1$/);
+    await page.getByRole('button', { name: 'Restore Reviews' }).click();
+    const restore = page.getByRole('dialog', { name: 'Restore activity Reviews' });
+    assert.equal(await restore.getByLabel('Slug').inputValue(), 'code-review');
+    assert.deepEqual(await axeViolations(page), [], 'restore dialog');
+    await restore.getByRole('button', { name: 'Restore' }).click();
+    await page.getByRole('status').getByText('Restored Reviews').waitFor();
+    const back = (await server.api.get('/activities/code-review', siteManager.token)).body as any;
+    assert.deepEqual([back.name, back.deleted_at, back.revision], ['Reviews', null, 3]);
+    assert.equal(await page.getByRole('button', { name: 'Edit Reviews' }).count(), 1);
+
     await page.getByRole('link', { name: 'Roles' }).click();
+    await page.getByRole('heading', { name: 'Organization roles' }).waitFor();
+    // Org roles are deleted for good: nothing to list or restore.
+    assert.equal(await page.getByLabel('Deleted too').count(), 0);
     await page.getByLabel('Name').fill('Developers');
     await page.getByRole('button', { name: 'Create role' }).click();
     await page.getByRole('cell', { name: 'developers', exact: true }).waitFor();

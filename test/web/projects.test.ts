@@ -1,7 +1,7 @@
 // The web app's projects pages in a real browser: a project manager adds a member, who
 // can log time at once; a plain member gets "not allowed" (and the server agrees); a
 // slug change shows in the history with who made it; "already exists" at the slug
-// field; an admin creates and deletes a project; axe and a 360 px screen.
+// field; an admin creates, deletes and restores a project; axe and a 360 px screen.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -109,7 +109,7 @@ describe('the web app: projects', { skip }, () => {
     await page.context().close();
   });
 
-  it('lets an admin create a project and delete it', async () => {
+  it('lets an admin create a project, delete it and restore it under a new slug', async () => {
     const page = await newPage(browser, { bypassCSP: true }); // for axe
     await signIn(page, `${server.url}/projects`, ADMIN.username, ADMIN.password);
     assert.deepEqual(await axeViolations(page), [], 'projects list');
@@ -131,6 +131,31 @@ describe('the web app: projects', { skip }, () => {
     await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
     assert.equal((await server.api.get('/projects/short-lived', server.adminToken)).status, 404);
     assert.equal(await page.getByRole('link', { name: 'Short Lived' }).count(), 0);
+
+    // Restored (issue 17): someone took its slug meanwhile, so it gets a new one.
+    const taker = await server.api.post('/projects', server.adminToken, {
+      name: 'Taker',
+      slugs: ['short-lived'],
+    });
+    assert.equal(taker.status, 200, taker.text);
+    await page.getByLabel('Deleted too').check();
+    await page.waitForURL(/\/projects\?deleted=1$/);
+    await page.getByRole('button', { name: 'Restore Short Lived' }).click();
+    const restore = page.getByRole('dialog', { name: 'Restore project Short Lived' });
+    const slugs = restore.getByLabel('Slugs (comma-separated)');
+    assert.equal(await slugs.inputValue(), 'short-lived');
+    assert.deepEqual(await axeViolations(page), [], 'restore dialog');
+    await restore.getByRole('button', { name: 'Restore' }).click();
+    await restore.getByText('Slug short-lived already exists on another object').waitFor();
+    assert.equal(await slugs.getAttribute('aria-invalid'), 'true');
+    await slugs.fill('short-lived-again');
+    await restore.getByRole('button', { name: 'Restore' }).click();
+    await page.getByRole('status').getByText('Restored Short Lived').waitFor();
+    const back = (await server.api.get('/projects/short-lived-again', server.adminToken))
+      .body as any;
+    assert.deepEqual([back.name, back.deleted_at], ['Short Lived', null]);
+    await page.getByRole('link', { name: 'Short Lived' }).click();
+    await page.getByRole('heading', { name: 'Short Lived', level: 1 }).waitFor();
     await page.context().close();
   });
 

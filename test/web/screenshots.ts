@@ -85,6 +85,13 @@ async function main() {
       duration: 150 * 60,
       notes: 'Settings page, with tests',
     });
+    // A deleted project alice manages: the projects list shows it with Restore.
+    await createProject(server, {
+      name: 'Old Intranet',
+      slugs: ['intranet'],
+      users: { alice: { manager: true } },
+    });
+    await server.api.del('/projects/intranet', server.adminToken);
     const timer = await server.api.post('/timer', alice.token, {
       project: 'gwm',
       activities: ['dev'],
@@ -129,8 +136,8 @@ async function main() {
       );
       await page.locator('ol.ranked meter').first().waitFor();
       await page.screenshot({ path: join(OUT, `reports-projects-${name}.png`), fullPage: true });
-      await page.goto(`${server.url}/projects`);
-      await page.getByRole('link', { name: 'Ganeti Web Manager' }).waitFor();
+      await page.goto(`${server.url}/projects?deleted=1`);
+      await page.getByRole('button', { name: 'Restore Old Intranet' }).waitFor();
       await page.screenshot({ path: join(OUT, `projects-${name}.png`), fullPage: true });
       await page.getByRole('link', { name: 'Ganeti Web Manager' }).click();
       await page.getByRole('region', { name: 'Revisions' }).waitFor();

@@ -1,20 +1,24 @@
 // Activities and organization roles: both are a name and a slug, listed for everyone and
 // managed by site managers and admins (SPEC §3): create, rename or re-slug, delete. A
 // refusal (a slug that exists, a role still held, an activity still used) is shown as
-// the server words it, at the field it names.
+// the server words it, at the field it names. Activities are soft deleted: "Deleted too"
+// (`?deleted=1`) lists those as well, with Restore (org roles are deleted for good).
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api, errorText, type NamedKind } from '../api';
 import { reloadCatalog, useCatalog } from '../base/catalog';
 import { Confirm } from '../base/Dialog';
 import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+import { RestoreDialog } from '../base/RestoreDialog';
 import { ScrollBox } from '../base/ScrollBox';
 import { slugOf } from '../base/slug';
+import { navigate } from '../router';
 import type { Named } from '../types';
 
 const FIELDS = ['name', 'slug'];
 
 export function NamedList(props: {
   username: string;
+  query: URLSearchParams;
   kind: NamedKind;
   title: string;
   one: string;
@@ -26,12 +30,17 @@ export function NamedList(props: {
   const [status, setStatus] = useState('');
   const [editing, setEditing] = useState<string | undefined>();
   const [deleting, setDeleting] = useState<Named | undefined>();
+  const [restoring, setRestoring] = useState<Named | undefined>();
   const [version, setVersion] = useState(0);
   const may = !!catalog && (catalog.me.site_admin || catalog.me.site_manager);
+  const softDeleted = props.kind === 'activities';
+  const deletedToo = softDeleted && props.query.get('deleted') === '1';
+  const path = `/${props.kind}`;
 
   useEffect(() => {
-    store.list().then(setItems, (err) => setError(errorText(err)));
-  }, [props.kind, version]);
+    const query = deletedToo ? { include_deleted: 'true' as const } : {};
+    store.list(query).then(setItems, (err) => setError(errorText(err)));
+  }, [props.kind, deletedToo, version]);
   const changed = (what: string) => {
     setStatus(what);
     setEditing(undefined);
@@ -51,9 +60,28 @@ export function NamedList(props: {
     }
   };
 
+  const restore = async (slugs: string[]) => {
+    const item = restoring as Named;
+    const restored = await store.restore(item.uuid as string, slugs[0]);
+    setRestoring(undefined);
+    changed(`Restored ${restored.name}`);
+  };
+
   return (
     <section class="named">
-      <h1>{props.title}</h1>
+      <div class="toolbar">
+        <h1>{props.title}</h1>
+        {softDeleted && (
+          <label class="inline">
+            <input
+              type="checkbox"
+              checked={deletedToo}
+              onChange={(e) => navigate(e.currentTarget.checked ? `${path}?deleted=1` : path)}
+            />
+            Deleted too
+          </label>
+        )}
+      </div>
       {catalog && !may && (
         <p class="notice" role="note">
           Site managers and admins manage the {props.title.toLowerCase()}; you can see them.
@@ -90,8 +118,8 @@ export function NamedList(props: {
             </thead>
             <tbody>
               {items.map((item) =>
-                editing === item.slug ? (
-                  <tr key={item.slug}>
+                editing === item.slug && !item.deleted_at ? (
+                  <tr key={item.uuid ?? item.slug}>
                     <td colSpan={3}>
                       <NamedForm
                         heading={`Edit ${item.name}`}
@@ -106,25 +134,40 @@ export function NamedList(props: {
                     </td>
                   </tr>
                 ) : (
-                  <tr key={item.slug}>
-                    <td>{item.name}</td>
-                    <td>{item.slug}</td>
+                  <tr key={item.uuid ?? item.slug} class={item.deleted_at ? 'deleted' : undefined}>
+                    <td>
+                      {item.name}
+                      {item.deleted_at && <span class="badge">deleted</span>}
+                    </td>
+                    <td>{item.slug ?? '—'}</td>
                     {may && (
                       <td class="row-actions">
-                        <button
-                          type="button"
-                          aria-label={`Edit ${item.name}`}
-                          onClick={() => setEditing(item.slug)}
-                        >
-                          Edit
-                        </button>
-                        <button
-                          type="button"
-                          aria-label={`Delete ${item.name}`}
-                          onClick={() => setDeleting(item)}
-                        >
-                          Delete
-                        </button>
+                        {item.deleted_at ? (
+                          <button
+                            type="button"
+                            aria-label={`Restore ${item.name}`}
+                            onClick={() => setRestoring(item)}
+                          >
+                            Restore
+                          </button>
+                        ) : (
+                          <>
+                            <button
+                              type="button"
+                              aria-label={`Edit ${item.name}`}
+                              onClick={() => setEditing(item.slug)}
+                            >
+                              Edit
+                            </button>
+                            <button
+                              type="button"
+                              aria-label={`Delete ${item.name}`}
+                              onClick={() => setDeleting(item)}
+                            >
+                              Delete
+                            </button>
+                          </>
+                        )}
                       </td>
                     )}
                   </tr>
@@ -141,6 +184,13 @@ export function NamedList(props: {
         yes="Delete"
         no="Keep it"
         onAnswer={remove}
+      />
+      <RestoreDialog
+        what={restoring && `${props.one} ${restoring.name}`}
+        field="slug"
+        slugs={restoring?.slug ? [restoring.slug] : []}
+        onRestore={restore}
+        onClose={() => setRestoring(undefined)}
       />
     </section>
   );

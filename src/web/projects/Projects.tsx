@@ -1,30 +1,62 @@
 // The projects page: every project the caller can see (all of them, SPEC §3), with its
 // slugs, default activity and the caller's role; a link to each project's page, and
-// "New project" for those who may create one (site managers, admins).
+// "New project" for those who may create one (site managers, admins). "Deleted too"
+// (`?deleted=1`) lists deleted projects as well, with Restore for those who may manage
+// them.
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, type Project } from '../api';
-import { activityName, type Catalog, useCatalog } from '../base/catalog';
+import { activityName, type Catalog, reloadCatalog, useCatalog } from '../base/catalog';
+import { RestoreDialog } from '../base/RestoreDialog';
 import { ScrollBox } from '../base/ScrollBox';
-import { onLinkClick } from '../router';
-import { mayCreateProject, rolesOf } from './rules';
+import { navigate, onLinkClick } from '../router';
+import type { User } from '../types';
+import { mayCreateProject, mayEditProject, rolesOf } from './rules';
 
-export function Projects(props: { username: string }) {
+export function Projects(props: { username: string; query: URLSearchParams }) {
   const { catalog } = useCatalog(props.username);
+  const deletedToo = props.query.get('deleted') === '1';
   const [projects, setProjects] = useState<Project[] | undefined>();
   const [error, setError] = useState<string | undefined>();
+  const [status, setStatus] = useState('');
+  const [restoring, setRestoring] = useState<Project | undefined>();
+  const [version, setVersion] = useState(0);
   useEffect(() => {
-    api.projects().then(setProjects, (err) => setError(errorText(err)));
-  }, []);
+    const query = deletedToo ? { include_deleted: 'true' as const } : {};
+    api.projects(query).then(setProjects, (err) => setError(errorText(err)));
+  }, [deletedToo, version]);
+  const restore = async (slugs: string[]) => {
+    const project = restoring as Project;
+    const restored = await api.restoreProject(project.uuid, slugs);
+    setRestoring(undefined);
+    setStatus(`Restored ${restored.name}`);
+    setVersion((v) => v + 1);
+    reloadCatalog();
+  };
   return (
     <section class="projects">
       <div class="toolbar">
         <h1>Projects</h1>
-        {catalog && mayCreateProject(catalog.me) && (
-          <a class="button primary" href="/projects/new" onClick={onLinkClick}>
-            New project
-          </a>
-        )}
+        <div class="toolbar-end">
+          <label class="inline">
+            <input
+              type="checkbox"
+              checked={deletedToo}
+              onChange={(e) =>
+                navigate(e.currentTarget.checked ? '/projects?deleted=1' : '/projects')
+              }
+            />
+            Deleted too
+          </label>
+          {catalog && mayCreateProject(catalog.me) && (
+            <a class="button primary" href="/projects/new" onClick={onLinkClick}>
+              New project
+            </a>
+          )}
+        </div>
       </div>
+      <p class="status" role="status">
+        {status}
+      </p>
       {error && (
         <p class="error" role="alert">
           {error}
@@ -48,25 +80,61 @@ export function Projects(props: { username: string }) {
               {[...projects]
                 .sort((a, b) => a.name.localeCompare(b.name))
                 .map((p) => (
-                  <ProjectRow key={p.uuid} project={p} catalog={catalog} me={props.username} />
+                  <ProjectRow
+                    key={p.uuid}
+                    project={p}
+                    catalog={catalog}
+                    me={catalog?.me}
+                    username={props.username}
+                    onRestore={() => setRestoring(p)}
+                  />
                 ))}
             </tbody>
           </table>
         </ScrollBox>
       )}
+      <RestoreDialog
+        what={restoring && `project ${restoring.name}`}
+        field="slugs"
+        slugs={restoring?.slugs ?? []}
+        onRestore={restore}
+        onClose={() => setRestoring(undefined)}
+      />
     </section>
   );
 }
 
-function ProjectRow(props: { project: Project; catalog: Catalog | undefined; me: string }) {
+function ProjectRow(props: {
+  project: Project;
+  catalog: Catalog | undefined;
+  me: User | undefined;
+  username: string;
+  onRestore: () => void;
+}) {
   const p = props.project;
-  const roles = rolesOf(p, props.me);
+  const roles = rolesOf(p, props.username);
+  const deleted = p.deleted_at !== null;
   return (
-    <tr>
+    <tr class={deleted ? 'deleted' : undefined}>
       <td>
-        <a href={`/projects/${p.slugs[0]}`} onClick={onLinkClick}>
-          {p.name}
-        </a>
+        {deleted ? (
+          p.name
+        ) : (
+          <a href={`/projects/${p.slugs[0]}`} onClick={onLinkClick}>
+            {p.name}
+          </a>
+        )}
+        {deleted && <span class="badge">deleted</span>}
+        {deleted && props.me && mayEditProject(props.me, p) && (
+          <button
+            type="button"
+            class="inline-action"
+            aria-label={`Restore ${p.name}`}
+            onClick={props.onRestore}
+          >
+            Restore
+          </button>
+        )}
       </td>
       <td>{p.slugs.join(', ')}</td>
       <td>
