@@ -3,6 +3,7 @@
 // (SPEC §5), so the object is named by uuid and takes its old slugs back or new ones.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import {
   authorizationBody,
   badObjectBody,
@@ -273,5 +274,22 @@ describe('restoring a deleted activity', () => {
     assert.deepEqual(await listedActivity(gone.uuid), before);
     const unknown = '7d4c6a3e-1f2b-4c5d-8e9f-0a1b2c3d4e5f';
     assert.deepEqual((await restoreActivity(unknown, admin)).body, notFoundBody('activity'));
+  });
+
+  it('needs a slug for an activity migrated without one (the old server cleared it)', async () => {
+    const gone = await deletedActivity();
+    // As `migrate-from-timesync-node` stores such an activity: the empty slug (NO_SLUG).
+    const db = new Database(server.dbFile);
+    db.prepare("UPDATE activities SET slug = '' WHERE uuid = ?").run(gone.uuid);
+    db.close();
+    assert.equal((await listedActivity(gone.uuid)).slug, null);
+    assert.deepEqual(
+      (await restoreActivity(gone.uuid, admin)).body,
+      badObjectBody('The activity is missing a slug'),
+    );
+    const slug = uniqueSlug('named');
+    const res = await restoreActivity(gone.uuid, admin, { slug });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.slug, slug);
   });
 });
