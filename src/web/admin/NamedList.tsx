@@ -7,7 +7,7 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import { api, errorText, type NamedKind } from '../api';
 import { reloadCatalog, useCatalog } from '../base/catalog';
 import { Confirm } from '../base/Dialog';
-import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+import { Problem, problemProps, useSave } from '../base/field-problems';
 import { RestoreDialog } from '../base/RestoreDialog';
 import { ScrollBox } from '../base/ScrollBox';
 import { slugOf } from '../base/slug';
@@ -207,18 +207,10 @@ function NamedForm(props: {
   const [name, setName] = useState(props.item?.name ?? '');
   const [slug, setSlug] = useState(props.item?.slug ?? '');
   const [slugTouched, setSlugTouched] = useState(!!props.item);
-  const [problems, setProblems] = useState<Problems>({});
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
+  const { problems, busy, save } = useSave(FIELDS);
+  const submit = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setProblems({});
-    try {
-      await props.onSave({ name: name.trim(), slug: slug.trim() });
-    } catch (err) {
-      setProblems(problemsOf(errorText(err), FIELDS));
-      setBusy(false);
-    }
+    save(() => props.onSave({ name: name.trim(), slug: slug.trim() }));
   };
   return (
     <form class="inline-form" onSubmit={submit} noValidate aria-label={props.heading}>

@@ -3,9 +3,8 @@
 // the server's "Slug … already exists on another object" shows at the field, so another
 // can be typed in place.
 import { useId, useState } from 'preact/hooks';
-import { errorText } from '../api';
 import { Dialog } from './Dialog';
-import { FormEnd, Problem, type Problems, problemProps, problemsOf } from './field-problems';
+import { FormEnd, Problem, problemProps, useSave } from './field-problems';
 
 export function RestoreDialog(props: {
   /** What is restored, e.g. "project Website"; undefined: closed. */
@@ -29,20 +28,12 @@ export function RestoreDialog(props: {
 function RestoreForm(props: Parameters<typeof RestoreDialog>[0] & { label: string }) {
   const id = useId();
   const [text, setText] = useState(props.slugs.join(', '));
-  const [problems, setProblems] = useState<Problems>({});
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
+  const { problems, busy, save } = useSave([props.field]);
+  const submit = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setProblems({});
-    try {
-      // Sent as typed: the server's refusal names the field and shows under it.
-      const slugs = props.field === 'slugs' ? text.split(/[\s,]+/).filter(Boolean) : [text.trim()];
-      await props.onRestore(slugs);
-    } catch (err) {
-      setProblems(problemsOf(errorText(err), [props.field]));
-      setBusy(false);
-    }
+    // Sent as typed: the server's refusal names the field and shows under it.
+    const slugs = props.field === 'slugs' ? text.split(/[\s,]+/).filter(Boolean) : [text.trim()];
+    save(() => props.onRestore(slugs));
   };
   return (
     <form onSubmit={submit} noValidate aria-label={props.label}>
@@ -61,17 +52,7 @@ function RestoreForm(props: Parameters<typeof RestoreDialog>[0] & { label: strin
         {...problemProps(id, props.field, problems)}
       />
       <Problem id={id} field={props.field} problems={problems} />
-      <FormEnd
-        id={id}
-        problems={problems}
-        submit="Restore"
-        busy={busy}
-        extra={
-          <button type="button" onClick={props.onClose}>
-            Cancel
-          </button>
-        }
-      />
+      <FormEnd id={id} problems={problems} submit="Restore" busy={busy} onCancel={props.onClose} />
     </form>
   );
 }

@@ -6,7 +6,8 @@
 // `form` is the key of a problem that names no field; FormEnd shows it above the
 // form's buttons, with the form's status line.
 
-import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { errorText } from '../api';
 
 export type Problems = Record<string, string>;
 
@@ -25,6 +26,28 @@ export function fieldOf(text: string, fields: readonly string[]): string | undef
   if (fields.includes(plural)) return plural;
   // `activity reference` of a project is its default_activity field
   return fields.find((f) => f.endsWith(`_${named}`));
+}
+
+/**
+ * A form's problems and busy flag around its call to the server: the submit button is
+ * off while the call runs; a refusal shows at the field it names (or above the buttons)
+ * and the form can be sent again. Checks made before the call set problems directly.
+ */
+export function useSave(fields: readonly string[]) {
+  const [problems, setProblems] = useState<Problems>({});
+  const [busy, setBusy] = useState(false);
+  const save = async (call: () => Promise<unknown>) => {
+    setBusy(true);
+    setProblems({});
+    try {
+      await call();
+    } catch (err) {
+      setProblems(problemsOf(errorText(err), fields));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { problems, setProblems, busy, save };
 }
 
 /** The problems of a refusal: under its field when it names one of `fields`. */
@@ -56,7 +79,7 @@ export function Problem(props: { id: string; field: string; problems: Problems }
 
 /**
  * The end of a form: the problem that names no field, a status line (when given) and the
- * buttons — `submit` the primary one, `extra` before it (Cancel, Delete).
+ * buttons — `submit` the primary one, Cancel before it when `onCancel` is given.
  */
 export function FormEnd(props: {
   id: string;
@@ -64,7 +87,7 @@ export function FormEnd(props: {
   status?: string;
   submit: string;
   busy?: boolean;
-  extra?: ComponentChildren;
+  onCancel?: () => void;
 }) {
   return (
     <>
@@ -75,7 +98,11 @@ export function FormEnd(props: {
         </p>
       )}
       <div class="actions">
-        {props.extra}
+        {props.onCancel && (
+          <button type="button" onClick={props.onCancel}>
+            Cancel
+          </button>
+        )}
         <button type="submit" class="primary" disabled={props.busy}>
           {props.submit}
         </button>

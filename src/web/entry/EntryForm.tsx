@@ -3,10 +3,10 @@
 // names, anything else above the buttons. Used from the timesheet (a cell's entries)
 // and the entries page.
 import { useId, useState } from 'preact/hooks';
-import { api, errorText, type Time, type TimeFields } from '../api';
+import { api, type Time, type TimeFields } from '../api';
 import { type Catalog, memberProjects, projectOf } from '../base/catalog';
 import { formatDuration, parseDuration } from '../base/duration';
-import { FormEnd, Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+import { FormEnd, Problem, problemProps, useSave } from '../base/field-problems';
 import { projectOptions, Select } from '../base/fields';
 
 const FIELDS = ['date_worked', 'duration', 'project', 'activities', 'notes', 'issue_uri'] as const;
@@ -28,10 +28,9 @@ export function EntryForm(props: {
   const [activities, setActivities] = useState<string[]>(time.activities);
   const [notes, setNotes] = useState(time.notes ?? '');
   const [issue, setIssue] = useState(time.issue_uri ?? '');
-  const [problems, setProblems] = useState<Problems>({});
-  const [busy, setBusy] = useState(false);
+  const { problems, setProblems, busy, save } = useSave(FIELDS);
 
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
     const parsed = parseDuration(duration);
     if (!parsed.ok || parsed.seconds === null) {
@@ -49,14 +48,9 @@ export function EntryForm(props: {
     }
     if ((notes.trim() || null) !== time.notes) changes.notes = notes.trim() || null;
     if ((issue.trim() || null) !== time.issue_uri) changes.issue_uri = issue.trim() || null;
-    setBusy(true);
-    setProblems({});
-    try {
-      props.onSaved(Object.keys(changes).length ? await api.updateTime(time.uuid, changes) : time);
-    } catch (err) {
-      setProblems(problemsOf(errorText(err), FIELDS));
-      setBusy(false);
-    }
+    save(async () =>
+      props.onSaved(Object.keys(changes).length ? await api.updateTime(time.uuid, changes) : time),
+    );
   };
 
   return (
@@ -134,11 +128,7 @@ export function EntryForm(props: {
         problems={problems}
         submit="Save entry"
         busy={busy}
-        extra={
-          <button type="button" onClick={props.onCancel}>
-            Cancel
-          </button>
-        }
+        onCancel={props.onCancel}
       />
     </form>
   );

@@ -1,9 +1,9 @@
 // The form that starts the timer: a project the user is a member of, an activity (the
 // project's default preselected) and a note.
 import { useEffect, useId, useState } from 'preact/hooks';
-import { api, errorText, type Timer } from '../api';
+import { api, type Timer } from '../api';
 import { type Catalog, memberProjects } from '../base/catalog';
-import { FormEnd, Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+import { FormEnd, Problem, problemProps, useSave } from '../base/field-problems';
 import { activityOptions, projectOptions, Select } from '../base/fields';
 
 const FIELDS = ['project', 'activities', 'notes'] as const;
@@ -19,8 +19,7 @@ export function StartTimer(props: {
   const project = projects.find((p) => p.slugs[0] === projectSlug);
   const [activity, setActivity] = useState('');
   const [notes, setNotes] = useState('');
-  const [problems, setProblems] = useState<Problems>({});
-  const [busy, setBusy] = useState(false);
+  const { problems, busy, save } = useSave(FIELDS);
 
   useEffect(() => {
     setActivity(project?.default_activity ?? props.catalog.activities[0]?.slug ?? '');
@@ -39,23 +38,17 @@ export function StartTimer(props: {
     );
   }
 
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
     if (!project) return;
-    setBusy(true);
-    setProblems({});
-    try {
-      props.onStarted(
-        await api.startTimer({
-          project: project.slugs[0] as string,
-          activities: activity ? [activity] : [],
-          notes: notes.trim() || null,
-        }),
-      );
-    } catch (err) {
-      setProblems(problemsOf(errorText(err), FIELDS));
-      setBusy(false);
-    }
+    save(async () => {
+      const timer = await api.startTimer({
+        project: project.slugs[0] as string,
+        activities: activity ? [activity] : [],
+        notes: notes.trim() || null,
+      });
+      props.onStarted(timer);
+    });
   };
 
   return (
@@ -88,17 +81,7 @@ export function StartTimer(props: {
         />
         <Problem id={id} field="notes" problems={problems} />
       </div>
-      <FormEnd
-        id={id}
-        problems={problems}
-        submit="Start"
-        busy={busy}
-        extra={
-          <button type="button" onClick={props.onCancel}>
-            Cancel
-          </button>
-        }
-      />
+      <FormEnd id={id} problems={problems} submit="Start" busy={busy} onCancel={props.onCancel} />
     </form>
   );
 }

@@ -3,9 +3,9 @@
 // be: a project and its default activity, with themselves as member and manager — enough
 // to fill a week without reading any docs. (Managing projects fully is part 2's pages.)
 import { useId, useState } from 'preact/hooks';
-import { api, errorText } from '../api';
+import { api } from '../api';
 import { type Catalog, reloadCatalog } from '../base/catalog';
-import { FormEnd, Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+import { FormEnd, Problem, problemProps, useSave } from '../base/field-problems';
 import { slugOf } from '../base/slug';
 
 export function FirstProject(props: { catalog: Catalog }) {
@@ -14,19 +14,16 @@ export function FirstProject(props: { catalog: Catalog }) {
   const [name, setName] = useState('');
   const [activity, setActivity] = useState(existing[0]?.slug ?? '');
   const [activityName, setActivityName] = useState('Development');
-  const [problems, setProblems] = useState<Problems>({});
-  const [busy, setBusy] = useState(false);
+  const { problems, setProblems, busy, save } = useSave(['name']);
   const me = props.catalog.me.username;
 
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
     if (!name.trim()) {
       setProblems({ name: 'Name the project' });
       return;
     }
-    setBusy(true);
-    setProblems({});
-    try {
+    save(async () => {
       const slug =
         activity ||
         (
@@ -42,10 +39,7 @@ export function FirstProject(props: { catalog: Catalog }) {
         users: { [me]: { member: true, manager: true } },
       });
       reloadCatalog();
-    } catch (err) {
-      setProblems(problemsOf(errorText(err), ['name']));
-      setBusy(false);
-    }
+    });
   };
 
   return (
