@@ -33,6 +33,8 @@ export function PeriodChart(props: { labels: string[]; hours: number[]; summary:
         axes: [
           {
             ...axis,
+            // Lines from each label up through its bar only add noise: the bar marks it.
+            grid: { show: false },
             // Every label where they fit, else every k-th (a month of days on a phone).
             splits: (u: uPlot) => {
               const step = Math.ceil(props.labels.length / Math.max(1, u.width / 70));

@@ -6,7 +6,7 @@ import type { Catalog } from '../base/catalog';
 import { formatDuration } from '../base/duration';
 import { ScrollBox } from '../base/ScrollBox';
 import { groupLabel } from './labels';
-import { GROUPINGS } from './settings';
+import { GROUPINGS, isPeriod } from './settings';
 
 export function ReportTable(props: { report: Report; catalog: Catalog | undefined }) {
   const { report } = props;
@@ -34,7 +34,9 @@ export function ReportTable(props: { report: Report; catalog: Catalog | undefine
           {report.rows.map((row, i) => (
             <tr key={i}>
               {report.group_by.map((g) => (
-                <td key={g}>{groupLabel(row, g, props.catalog)}</td>
+                <td key={g} class={isPeriod(g) ? 'nowrap' : undefined}>
+                  {groupLabel(row, g, props.catalog)}
+                </td>
               ))}
               <td class="num">{formatDuration(row.duration)}</td>
               <td class="num">{row.entries}</td>
