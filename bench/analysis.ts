@@ -25,18 +25,23 @@ const LIMITS: Record<RowId, string> = {
     'heavier in SQLite and the response larger.',
   month:
     "One user's month in this data set is ~550 entries (1,000,000 entries / 50 users / 36 " +
-    'months), a ~170 KB response. SQLite finds them through `times_user_date`, reads each ' +
-    "entry's row (deletion, project for visibility, last change for the order) and its " +
-    'stored JSON (`time_json`, one primary-key lookup), then sorts the month by last ' +
-    "change; the server joins the rows' texts into one response with a " +
+    'months), a ~170 KB response. SQLite reads it as one range of `time_user_json` ' +
+    '(sql/005: the stored JSON again, with deletion, project and last change, clustered by ' +
+    'user and date: ~45–65 neighbouring pages instead of one table row and one `time_json` ' +
+    'row per entry, ~1,100 pages spread over the file), then sorts the month by last ' +
+    "change; the server writes the rows' texts into one buffer and sends it with a " +
     '`Content-Length` — no `count(*)`, since a list that ends within its first 1,000 rows ' +
-    'counts itself. The in-process column is the same statement without HTTP: the server ' +
-    'is within a few % of it, so the month is bound by SQLite. All of it is CPU on the one ' +
-    'event-loop thread, so at 10 connections p99 ≈ 10 × the service time of one month.',
+    'counts itself. The statement alone is ~0.8–1 ms in-process at load ~4 (2.8 ms before ' +
+    'sql/005 with a 16 MiB cache, 6 ms with 2 MiB); in the profile of this row before the ' +
+    'buffer, joining the texts as a string (`Array.prototype.join`, ~1 ms for 160 KB), ' +
+    '`Buffer.byteLength` and the encoding on write took more than the statement. All of it ' +
+    'is CPU on the one event-loop thread, so at 10 connections p99 ≈ 10 × the service ' +
+    'time of one month plus whatever else the machine schedules.',
   create:
     'Every create is one `BEGIN IMMEDIATE` write transaction: owner, project, activities and ' +
     'membership lookups, the INSERTs (six indexes on `times`, one on `time_activities`, the ' +
-    "entry's `time_json` row and its JSON), the read-back of the new entry and the COMMIT " +
+    "entry's `time_json` row and its JSON, and its `time_user_json` row, sql/005), the " +
+    'read-back of the new entry and the COMMIT ' +
     'into the WAL (`synchronous = NORMAL`: no fsync ' +
     'per commit). SQLite allows one writer at a time, which is what this row measures; ' +
     'valibot validation and the JSON body parse add a little on top.',
@@ -86,14 +91,12 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'JSON column updated with the map, instead of `json_group_object` on every read.',
   month:
     'Closing the gap: p99 < 15 ms at 10 connections on one event loop means a month in ' +
-    '~1.5 ms with HTTP. With the stored JSON and a 16 MiB page cache the statement alone ' +
-    'takes ~1.3–1.5 ms in-process on this machine (50 months of ~560 rows in turn; it was ' +
-    '~2.7 ms computing the JSON with the same cache, ~4–7 ms with the 2 MB default): what ' +
-    'is left is one table row and one `time_json` row per entry, each on a page of its own ' +
-    "(a user's entries are spread among everyone's), and the sort. What would close it: " +
-    'list queries answered by a worker thread with its own read-only connection, so that ' +
-    'months are served on both cores (when the machine has a core to spare: here the load ' +
-    'generator and other work share them), at the cost of one more V8 isolate in memory.',
+    '~1.5 ms with HTTP, which the statement (~0.8–1 ms) and the buffer (~0.1 ms) now leave ' +
+    'room for on a quiet core; what is left per month is the sort by last change (the ' +
+    'rows carry their JSON through it) and the socket write. Beyond that: list queries ' +
+    'answered by a worker thread with its own read-only connection, so that months are ' +
+    'served on both cores (when the machine has a core to spare: here the load generator ' +
+    'and other work share them), at the cost of one more V8 isolate in memory.',
   create:
     'Closing the gap: the write path is one transaction per request, so per-commit cost ' +
     'dominates (the in-process column is the same service call without HTTP); group ' +
@@ -217,6 +220,31 @@ const HOT_SPOTS = [
   'each size: 2 MB 3.8–7.5 ms, 4 MB 3.5–5.5 ms, 8 MB 2.9–3.1 ms, 16 MB 1.6–2.5 ms (the',
   'interior pages of the table, `time_json` and the index stay cached; leaves still come',
   'from the OS). Earlier, creates in-process rose from ~1,000 to ~1,800/s with 64 MB.',
+  'Since sql/005 only the writer keeps 16 MiB; the read-only connections are back to',
+  '2 MiB (see the next entry).',
+  '',
+  "**Fixed — one user's month as one range of pages** (issue 20; sql/005,",
+  'src/times/json-store.ts, src/http/respond.ts). `time_user_json` (WITHOUT ROWID, key',
+  'user_id, date_worked, time_id) keeps what a list by user needs — project, deletion,',
+  'last change, uuid and a second copy of the stored JSON — so a month is ~45–65',
+  'neighbouring pages; triggers on `times` give every entry its row and move its key,',
+  'and every write of an entry rewrites the rest in its transaction (slug changes mark',
+  'both copies NULL). It is kept beside `time_json`, not instead: looked up one entry at',
+  'a time (single reads, the whole list in order of change) its wider tree answered',
+  'at 55–67 % of the rowid lookups of `time_json` in-process. Its cost: +397 MiB on the',
+  '1,000,000-entry file (669 → 1,066 MiB), one more row written per create and update',
+  '(in-process `times.create`, 12 alternating 2 s turns at load 5–8 with a ±25 % spread:',
+  'median 875 against 984 creates/s, about −11 %; copying the row costs ~3 % of it, the',
+  'insert into the wider tree the rest, and an upsert instead of the trigger was no',
+  'faster), and ~12 s of migration on that set. In-process on it, five alternating 1 s turns of',
+  'the month statement (load 8–9): 8.3 → 3.2 ms with 16 MiB caches, 14.3 → 2.1 ms with',
+  '2 MiB; at load ~4, 2.8 → 1.0 ms. Through HTTP, the old and the new executable side by',
+  'side on copies of their data sets, four alternating 4 s turns of one month at 10',
+  'connections (load ~6): 106–129 → 278–391 req/s, p50 69–86 → 22–33 ms, p99 168–224 →',
+  '61–111 ms. In the same change the response of a list sent in one piece is written',
+  "into one buffer: the profile had shown `Array.prototype.join` of the month's ~550",
+  'texts (~1 ms for 160 KB), `Buffer.byteLength` and the encoding on write above the',
+  'statement itself; in-process ~0.1 ms now.',
   '',
   '**Fixed — caller per request** (src/auth/token.ts, src/users/holder-cache.ts). A',
   "verified token's claims are kept (its expiry checked on every use), and so is its",
@@ -286,10 +314,16 @@ export function explain(r: BenchReport): string[] {
       'Node 20 single executable has no execArgv). Sampled in the executable under 10 s of ' +
       'month reads (load ~8): the young generation stayed at 2 MB (briefly 8 MB) instead of ' +
       'growing to 32 MB, peak RSS 113 MB; the same flag set later, in `serve()`, let it grow ' +
-      'to 32 MB. What is left at the peak: the page caches of the writer and the readers in ' +
-      'use (16 MiB each at most, src/db/open.ts), the bcrypt workers (one V8 isolate each, ' +
-      'row 5) and the allocator. `NODE_OPTIONS=--max-semi-space-size=1` (the executable ' +
-      'honours `NODE_OPTIONS`) remains a harder cap; `MALLOC_ARENA_MAX=1` saved ~9 MB on row 1a.',
+      "to 32 MB. But starting a worker thread sets V8's flags again from the command line: " +
+      'once the first login had spawned a bcrypt worker the setting was undone and the young ' +
+      'generation grew to 32 MB all the same (the 213 MB peak of the run before this one). ' +
+      'The bcrypt pool now sets it again as each worker comes online: in the executable, ' +
+      'one login then 6 s of time reads and 6 s of month reads, new space 32 → 2 MB and RSS ' +
+      'after them 145 → 104 MB, as with `NODE_OPTIONS=--max-semi-space-size=1`. The ' +
+      'read-only connections keep 2 MiB of page cache each, the writer 16 MiB ' +
+      "(src/db/open.ts). What is left at the peak: the writer's cache, the bcrypt workers " +
+      '(one V8 isolate each, row 5), the V8 old generation and the allocator; ' +
+      '`MALLOC_ARENA_MAX=1` saved ~9 MB on row 1a.',
     '',
     ...HOT_SPOTS,
     ...(r.profile ? ['## CPU profile', '', ...profileLines(r.profile), ''] : []),

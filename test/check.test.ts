@@ -101,14 +101,27 @@ describe('timetrack admin check', () => {
       stdout: 'ok\n',
       stderr: '',
     });
+    // Both stored copies (sql/004 and sql/005) say the same, and not what the entry says.
     edit.exec(`UPDATE time_json SET json = json_set(json, '$.notes', 'not what the entry says')
+      WHERE time_id = (SELECT id FROM times WHERE uuid = 'c0000001-3333-4333-8333-000000000001');
+      UPDATE time_user_json SET json = (SELECT json FROM time_json j
+        WHERE j.time_id = time_user_json.time_id)
       WHERE time_id = (SELECT id FROM times WHERE uuid = 'c0000001-3333-4333-8333-000000000001')`);
-    edit.close();
     const res = await runCli(['admin', 'check', '--db', filled]);
     assertUserError(res, /^timetrack: 1 problem found in /);
     assert.equal(
       res.stdout,
       'time c0000001-3333-4333-8333-000000000001: its stored JSON (time_json) differs from its current state\n',
+    );
+    // The copy by user and date filed under another day, i.e. missing under its own.
+    edit.exec(`UPDATE time_user_json SET date_worked = '1999-01-01'
+      WHERE time_id = (SELECT id FROM times WHERE uuid = 'c0000001-3333-4333-8333-000000000001')`);
+    edit.close();
+    const moved = await runCli(['admin', 'check', '--db', filled]);
+    assertUserError(moved, /^timetrack: 3 problems found in /);
+    assert.match(
+      moved.stdout,
+      /^time c0000001-3333-4333-8333-000000000001: its stored JSON \(time_json\) differs from its current state\ntime c0000001-3333-4333-8333-000000000001: its row of time_user_json is missing or differs from the entry\ntime_user_json has a row \(user \d+, 1999-01-01, time \d+\) of no such entry\n$/,
     );
   });
 

@@ -132,6 +132,55 @@ describe('reads after a change show the change (issue 20)', () => {
     activity = { ...activity, slug };
   });
 
+  it("moves an entry between users' and days' lists, and drops a deleted one", async () => {
+    const uuid = uuids[0] as string;
+    const listOf = async (user: string, start: string, end: string) => {
+      const res = await server.api.get('/times', server.adminToken, { user, start, end });
+      assert.equal(res.status, 200, res.text);
+      return (res.body as (TimeShown & { notes: string })[]).map((t) => `${t.uuid} ${t.notes}`);
+    };
+    const member = await createUser(server);
+    const res = await server.api.post(`/projects/${project.slugs[0]}`, server.adminToken, {
+      users: { [owner.username]: { member: true }, [member.username]: { member: true } },
+    });
+    assert.equal(res.status, 200, res.text);
+    const { after } = await readsDuring(
+      async () => ({
+        status: 200,
+        body: [
+          await listOf(owner.username, '2026-11-01', '2026-11-30'),
+          await listOf(member.username, '2026-10-01', '2026-10-31'),
+        ],
+      }),
+      async () => {
+        const moved = await server.api.post(`/times/${uuid}`, server.adminToken, {
+          user: member.username,
+          date_worked: '2026-10-15',
+          notes: 'moved',
+        });
+        assert.equal(moved.status, 200, moved.text);
+      },
+    );
+    for (const seen of after) {
+      const [ownMonth, memberMonth] = seen.body as string[][];
+      assert.ok(!ownMonth?.some((t) => t.startsWith(uuid)));
+      assert.deepEqual(memberMonth, [`${uuid} moved`]);
+    }
+    const gone = await server.api.del(`/times/${uuid}`, server.adminToken);
+    assert.equal(gone.status, 200, gone.text);
+    assert.deepEqual(await listOf(member.username, '2026-10-01', '2026-10-31'), []);
+    // Given back to its owner, so that the tests after this one find three entries.
+    const back = await server.api.post(`/times/${uuid}`, server.adminToken, {
+      user: owner.username,
+      date_worked: '2026-11-01',
+    });
+    assert.equal(back.status, 200, back.text);
+    assert.deepEqual(
+      (await listOf(owner.username, '2026-11-01', '2026-11-01')).map((t) => t.slice(0, 36)),
+      [uuid],
+    );
+  });
+
   it("applies a user's new flags to the very next request, both ways", async () => {
     const readAsOther = () => readOwnTimes(other.token);
     const grant = await readsDuring(readAsOther, async () => {

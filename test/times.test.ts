@@ -838,6 +838,17 @@ describe('GET /times query parameters', () => {
     );
   });
 
+  it('lists text beyond ASCII as it was sent', async () => {
+    const notes = 'naïve café – ✓ 日本語 🕒';
+    ok(await updateTime(u1.token, t.t2!.uuid, { notes }));
+    const res = await server.api.get('/times', server.adminToken, { user: u1.username });
+    assert.equal(res.status, 200, res.text);
+    const listed = (res.body as { uuid: string; notes: string }[]).find(
+      (x) => x.uuid === t.t2!.uuid,
+    );
+    assert.equal(listed?.notes, notes);
+  });
+
   it('refuses malformed and nonexistent values with Bad Query Value', async () => {
     const cases: [Record<string, any>, string, string][] = [
       [{ user: 'bad name' }, 'user', 'bad name'],

@@ -3,7 +3,7 @@
 // deleted users, password hashes, kept tokens, stored time JSON). Read-only: it reports, never repairs.
 import { BCRYPT_HASH, bcryptCost, isAcceptedHash, MAX_BCRYPT_COST } from '../auth/password';
 import type { Db } from '../db/open';
-import { STALE_TIME_JSON_SQL } from '../times/json-store';
+import { STALE_TIME_JSON_SQL, UNMATCHED_USER_JSON_SQL } from '../times/json-store';
 import { CliError } from './cli';
 import { columnsOf, openExistingInstance } from './instance-tables';
 
@@ -67,6 +67,17 @@ const TIME_JSON_INVARIANTS: readonly string[] = [
    FROM times t WHERE NOT EXISTS (SELECT 1 FROM time_json j WHERE j.time_id = t.id)`,
 ];
 
+/** Invariants of the stored JSON by user and date (sql/005), on a database that has it. */
+const TIME_USER_JSON_INVARIANTS: readonly string[] = [
+  // The same entry as times and time_json say, under the entry's own key; no row besides.
+  `SELECT printf('time %s: its row of time_user_json is missing or differs from the entry', s.uuid)
+   FROM (${UNMATCHED_USER_JSON_SQL}) s`,
+  `SELECT printf('time_user_json has a row (user %d, %s, time %d) of no such entry',
+     u.user_id, u.date_worked, u.time_id)
+   FROM time_user_json u WHERE NOT EXISTS (SELECT 1 FROM times t
+     WHERE t.id = u.time_id AND t.user_id = u.user_id AND t.date_worked = u.date_worked)`,
+];
+
 /**
  * Why a stored password hash can never let its user log in (SPEC §2.4), or undefined
  * for a hash logins compare. Shared by `admin check` and `admin import`.
@@ -100,6 +111,7 @@ export function findProblems(db: Db): string[] {
     ...INVARIANTS,
     ...(columnsOf(db, 'users').includes('kept_token_iat') ? TOKEN_INVARIANTS : []),
     ...(columnsOf(db, 'time_json').length > 0 ? TIME_JSON_INVARIANTS : []),
+    ...(columnsOf(db, 'time_user_json').length > 0 ? TIME_USER_JSON_INVARIANTS : []),
   ];
   for (const sql of invariants) problems.push(...(db.prepare(sql).pluck().all() as string[]));
   const hashes = db.prepare(

@@ -4,6 +4,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { bcryptWorkerSource } from '../embedded';
+import { keepYoungGenerationSmall } from '../young-generation';
 import type { BcryptTask } from './bcrypt-worker';
 
 /** A bcrypt hash as bcrypt itself reads it: prefix, cost 04-31, salt and digest. */
@@ -84,6 +85,8 @@ export function createPasswordHasher(
   const spawn = (): Worker => {
     source ??= bcryptWorkerSource();
     const worker = new Worker(source, { eval: true });
+    // Its start undid the server's young-generation setting (young-generation.ts).
+    worker.once('online', keepYoungGenerationSmall);
     worker.on('message', (msg: { id: number; result?: string | boolean; error?: string }) => {
       const p = pending.get(msg.id);
       pending.delete(msg.id);

@@ -25,13 +25,22 @@ export const BUSY_TIMEOUT_MS = 10_000;
 export const JOURNAL_SIZE_LIMIT = 16 * 1024 * 1024;
 
 /**
- * SQLite's page cache per connection, KiB (its default is 2,000). One user's month on the
- * 1,000,000-entry database is ~1,100 table and index pages that the default cache keeps
- * re-reading from the OS: measured in-process (docs/benchmarks.md), a month took about
- * half as long with 16 MiB, and creates gain the same way. It grows only as pages are
- * read, and readers beyond the first few give theirs back when idle (readers.ts).
+ * SQLite's page cache of the writing connection, KiB (SQLite's default is 2,000). It also
+ * answers single reads (a time, a project); creates gained with a larger cache (from
+ * ~1,000 to ~1,800/s in-process with 64 MB: docs/benchmarks.md). It grows only as pages
+ * are read.
  */
 export const CACHE_KIB = 16 * 1024;
+
+/**
+ * The page cache of each read-only connection (lists, reports), KiB. It held 16 MiB
+ * while one user's month was ~1,100 pages spread over the file; a month is now a short
+ * range of time_user_json (sql/005), and in-process on the 1,000,000-entry set, five
+ * alternating turns, the month (~0.85 ms) and the whole list (~480,000 rows/s) read the
+ * same with 2, 4 or 16 MiB. Every reader that streams holds one, so this is what each
+ * concurrent list costs in memory.
+ */
+export const READER_CACHE_KIB = 2 * 1024;
 
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const db = new Database(file, {
@@ -40,7 +49,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     nativeBinding: nativeBinding(),
   });
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  db.pragma(`cache_size = -${CACHE_KIB}`);
+  db.pragma(`cache_size = -${options.readonly ? READER_CACHE_KIB : CACHE_KIB}`);
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

@@ -11,7 +11,7 @@ import { serviceUnavailable } from '../errors';
 import type { Ctx } from './context';
 import { attachment, CSV_TYPE, csvLine } from './csv';
 import type { Paging } from './query';
-import { JSON_TYPE, sendText, startStream } from './respond';
+import { JSON_TYPE, joinedBytes, sendText, startStream } from './respond';
 import { cutOff, ownTurn, progress, watchConnection, watchTail } from './stream-watch';
 
 /** The rows of one list in one consistent snapshot, as API JSON texts. */
@@ -141,8 +141,8 @@ export async function sendList(
       rows = undefined;
       const total = skip + first.length;
       const texts = row ? first.map(row) : first;
-      const text = `${body.begin}${texts.join(body.separator)}${body.end}`;
-      sendText(res, 200, body.contentType, text, {
+      const bytes = joinedBytes(body.begin, texts, body.separator, body.end);
+      sendText(res, 200, body.contentType, bytes, {
         ...body.headers,
         'X-Total-Count': String(total),
         ...linkHeader(total),

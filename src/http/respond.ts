@@ -20,15 +20,41 @@ export function sendText(
   res: ServerResponse,
   status: number,
   contentType: string,
-  text: string,
+  text: string | Buffer,
   headers: Record<string, string> = {},
 ): void {
   res.writeHead(status, {
     ...headers,
     'Content-Type': contentType,
-    'Content-Length': Buffer.byteLength(text),
+    'Content-Length': typeof text === 'string' ? Buffer.byteLength(text) : text.length,
   });
   res.end(text);
+}
+
+/**
+ * `begin`, the texts with `separator` between them, and `end`, as UTF-8 in one buffer:
+ * a list sent in one piece. Array.prototype.join took ~1 ms to join one user's month
+ * (~550 texts, 160 KB) and writing the joined string encoded it again; writing each
+ * text into a buffer of the summed length takes ~0.1 ms.
+ */
+export function joinedBytes(
+  begin: string,
+  texts: readonly string[],
+  separator: string,
+  end: string,
+): Buffer {
+  const separatorBytes = Buffer.byteLength(separator);
+  let size = Buffer.byteLength(begin) + Buffer.byteLength(end);
+  for (const text of texts) size += Buffer.byteLength(text);
+  size += Math.max(0, texts.length - 1) * separatorBytes;
+  const bytes = Buffer.allocUnsafe(size);
+  let at = bytes.write(begin, 0);
+  texts.forEach((text, i) => {
+    if (i > 0 && separatorBytes > 0) at += bytes.write(separator, at);
+    at += bytes.write(text, at);
+  });
+  bytes.write(end, at);
+  return bytes;
 }
 
 /** Successful DELETE: 200 with an empty body (SPEC §1). */

@@ -1,9 +1,10 @@
 // SQL of a time entry's API JSON: computed from its rows, and stored (sql/004, time_json)
-// so that reads send it as it is. The stored text is never stale: every write of an entry
-// rewrites it in the same transaction (refresh), and a change that alters many entries'
-// JSON at once (a project's slugs, an activity's slug) marks theirs NULL in its own
-// transaction. A NULL is computed by the reader (coalesce) until json-filler.ts has
-// filled it again, so reads never wait for the fill.
+// so that reads send it as it is, a second time clustered by user and date (sql/005,
+// time_user_json) for the lists of a user's entries. The stored text is never stale:
+// every write of an entry rewrites both in the same transaction (refresh), and a change
+// that alters many entries' JSON at once (a project's slugs, an activity's slug) marks
+// theirs NULL in both in its own transaction. A NULL is computed by the reader (coalesce)
+// until json-filler.ts has filled it again, so reads never wait for the fill.
 import { hasSlugSql } from '../activities/store';
 import type { Db } from '../db/open';
 import { projectSlugsSql } from '../projects/store';
@@ -47,37 +48,83 @@ export const timeJson = (withParents: boolean) =>
     ? computedTimeJson(true)
     : `coalesce((SELECT j.json FROM time_json j WHERE j.time_id = t.id), ${COMPUTED})`;
 
+/**
+ * A time's API JSON as a list over time_user_json (FROM time_user_json `row`) sends it:
+ * the stored text, else computed from the entry's rows.
+ */
+export const userJsonText = (row: string) =>
+  `coalesce(${row}.json, (SELECT ${COMPUTED} FROM times t WHERE t.id = ${row}.time_id))`;
+
 /** Stored JSON that differs from a fresh computation: `admin check` lists these uuids. */
 export const STALE_TIME_JSON_SQL = `SELECT t.uuid FROM time_json j JOIN times t ON t.id = j.time_id
   WHERE j.json IS NOT NULL AND j.json IS NOT ${COMPUTED} ORDER BY t.id`;
 
+/** Entries whose time_user_json row is missing or says other than times and time_json. */
+export const UNMATCHED_USER_JSON_SQL = `SELECT t.uuid FROM times t
+    LEFT JOIN time_json j ON j.time_id = t.id
+    LEFT JOIN time_user_json u
+      ON u.user_id = t.user_id AND u.date_worked = t.date_worked AND u.time_id = t.id
+  WHERE u.time_id IS NULL OR u.project_id IS NOT t.project_id
+    OR u.deleted_at IS NOT t.deleted_at OR u.changed_at IS NOT coalesce(t.updated_at, t.created_at)
+    OR u.uuid IS NOT t.uuid OR u.json IS NOT j.json
+  ORDER BY t.id`;
+
 export type TimeJsonStore = ReturnType<typeof createTimeJsonStore>;
 
 export function createTimeJsonStore(db: Db) {
-  const refresh = db.prepare(`UPDATE time_json AS j
+  const refreshJson = db.prepare(`UPDATE time_json AS j
     SET json = (SELECT ${COMPUTED} FROM times t WHERE t.id = j.time_id) WHERE j.time_id = ?`);
-  const fill = db.prepare(`UPDATE time_json AS j
+  // The row's key is kept by the triggers of sql/005; everything else is copied here.
+  const copyToUser = db.prepare(`UPDATE time_user_json AS u
+    SET project_id = s.project_id, deleted_at = s.deleted_at, changed_at = s.changed_at,
+      uuid = s.uuid, json = s.json
+    FROM (SELECT t.user_id, t.date_worked, t.id, t.project_id, t.deleted_at,
+        coalesce(t.updated_at, t.created_at) AS changed_at, t.uuid, j.json
+      FROM json_each(?) e JOIN times t ON t.id = e.value JOIN time_json j ON j.time_id = t.id) AS s
+    WHERE u.user_id = s.user_id AND u.date_worked = s.date_worked AND u.time_id = s.id`);
+  const staleIds = db.prepare('SELECT time_id FROM time_json WHERE json IS NULL LIMIT ?').pluck();
+  const fillJson = db.prepare(`UPDATE time_json AS j
     SET json = (SELECT ${COMPUTED} FROM times t WHERE t.id = j.time_id)
-    WHERE j.time_id IN (SELECT time_id FROM time_json WHERE json IS NULL LIMIT ?)`);
+    WHERE j.time_id IN (SELECT value FROM json_each(?))`);
   const anyStale = db.prepare('SELECT EXISTS (SELECT 1 FROM time_json WHERE json IS NULL)').pluck();
   const projectStale = db.prepare(`UPDATE time_json SET json = NULL
     WHERE time_id IN (SELECT id FROM times WHERE project_id = ?)`);
+  const projectUserStale = db.prepare(`UPDATE time_user_json SET json = NULL
+    WHERE (user_id, date_worked, time_id) IN
+      (SELECT user_id, date_worked, id FROM times WHERE project_id = ?)`);
   const activityStale = db.prepare(`UPDATE time_json SET json = NULL
     WHERE time_id IN (SELECT time_id FROM time_activities WHERE activity_id = ?)`);
+  const activityUserStale = db.prepare(`UPDATE time_user_json SET json = NULL
+    WHERE (user_id, date_worked, time_id) IN (SELECT t.user_id, t.date_worked, t.id
+      FROM time_activities ta JOIN times t ON t.id = ta.time_id WHERE ta.activity_id = ?)`);
   return {
     /** Rewrites one entry's JSON from its rows: the last step of every write of a time. */
-    refresh: (timeId: number) => void refresh.run(timeId),
+    refresh(timeId: number): void {
+      refreshJson.run(timeId);
+      copyToUser.run(`[${timeId}]`);
+    },
 
     /** Computes up to `limit` stale entries' JSON; answers how many it wrote. */
-    fill: (limit: number) => fill.run(limit).changes,
+    fill(limit: number): number {
+      const ids = JSON.stringify(staleIds.all(limit));
+      const wrote = fillJson.run(ids).changes;
+      copyToUser.run(ids);
+      return wrote;
+    },
 
     /** Whether any entry's JSON is to be computed (one probe of a partial index). */
     hasStale: () => anyStale.get() === 1,
 
     /** The project's slugs changed: its entries show them. */
-    markProjectStale: (projectId: number) => void projectStale.run(projectId),
+    markProjectStale(projectId: number): void {
+      projectStale.run(projectId);
+      projectUserStale.run(projectId);
+    },
 
     /** The activity's slug changed: the entries that have it show it. */
-    markActivityStale: (activityId: number) => void activityStale.run(activityId),
+    markActivityStale(activityId: number): void {
+      activityStale.run(activityId);
+      activityUserStale.run(activityId);
+    },
   };
 }

@@ -6,7 +6,7 @@ import { readList } from '../db/list-reader';
 import type { Db } from '../db/open';
 import type { ReaderPool } from '../db/readers';
 import { type TimeRow, timeText } from './json';
-import { type TimeJsonStore, timeJson } from './json-store';
+import { type TimeJsonStore, timeJson, userJsonText } from './json-store';
 
 /** Lists are ordered by last change, then uuid (SPEC §6); index times_order. */
 export const TIME_ORDER = 'ORDER BY coalesce(t.updated_at, t.created_at), t.uuid';
@@ -42,7 +42,7 @@ export interface TimeListFilters {
   includeRevisions: boolean;
 }
 
-/** A WHERE clause over `times t` and its bound parameters, in order. */
+/** A WHERE clause over `times t` (or `time_user_json t`) and its bound parameters, in order. */
 export interface TimeWhere {
   /**
    * `times t`, held to the index of its user or project filter when there is one: with
@@ -62,7 +62,7 @@ export interface TimeWhere {
  * JSON array), so every combination of filters is one SQL text, prepared once per
  * reader connection.
  */
-export function timeWhere(f: TimeListFilters): TimeWhere {
+export function timeWhere(f: TimeListFilters, timeId = 't.id'): TimeWhere {
   const where: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, ...values: unknown[]) => {
@@ -78,7 +78,7 @@ export function timeWhere(f: TimeListFilters): TimeWhere {
   }
   if (f.activityIds.length > 0) {
     add(
-      `EXISTS (SELECT 1 FROM time_activities ta WHERE ta.time_id = t.id
+      `EXISTS (SELECT 1 FROM time_activities ta WHERE ta.time_id = ${timeId}
         AND ta.activity_id IN (SELECT value FROM json_each(?)))`,
       JSON.stringify(f.activityIds),
     );
@@ -110,8 +110,25 @@ export function timeWhere(f: TimeListFilters): TimeWhere {
   return { from: `times t${index}`, clause, params };
 }
 
-/** The list query of GET /times: its filters and visibility (timeWhere), ordered. */
+/**
+ * The list query of GET /times: its filters and visibility (timeWhere), ordered. A list of
+ * some users' entries (one user's month, the commonest) reads time_user_json (sql/005),
+ * where they lie together with their JSON and all the filters need, instead of a table
+ * row and a time_json row per entry on pages of their own.
+ */
 export function timeListQuery(f: TimeListFilters) {
+  if (f.userIds.length > 0 && !f.includeRevisions) {
+    // time_user_json has the columns of times that timeWhere reads, under the same names.
+    // (The JSON of a stale row is computed over `times t`: the rows are named `l` there.)
+    const { clause, params } = timeWhere(f, 't.time_id');
+    const rows = `SELECT t.time_id, t.json, t.changed_at, t.uuid FROM time_user_json t ${clause}`;
+    return {
+      countSql: `SELECT count(*) FROM time_user_json t ${clause}`,
+      pageSql: `SELECT ${userJsonText('l')} AS json FROM (${rows}) l
+        ORDER BY l.changed_at, l.uuid LIMIT ? OFFSET ?`,
+      params,
+    };
+  }
   const { from, clause, params } = timeWhere(f);
   return {
     countSql: `SELECT count(*) FROM ${from} ${clause}`,
