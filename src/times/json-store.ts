@@ -54,8 +54,11 @@ export const STALE_TIME_JSON_SQL = `SELECT t.uuid FROM time_json j JOIN times t 
 export type TimeJsonStore = ReturnType<typeof createTimeJsonStore>;
 
 export function createTimeJsonStore(db: Db) {
-  const refresh = db.prepare(`UPDATE time_json AS j
-    SET json = (SELECT ${COMPUTED} FROM times t WHERE t.id = j.time_id) WHERE j.time_id = ?`);
+  const refresh = db
+    .prepare(`UPDATE time_json AS j
+    SET json = (SELECT ${COMPUTED} FROM times t WHERE t.id = j.time_id) WHERE j.time_id = ?
+    RETURNING json`)
+    .pluck();
   const fill = db.prepare(`UPDATE time_json AS j
     SET json = (SELECT ${COMPUTED} FROM times t WHERE t.id = j.time_id)
     WHERE j.time_id IN (SELECT time_id FROM time_json WHERE json IS NULL LIMIT ?)`);
@@ -65,8 +68,11 @@ export function createTimeJsonStore(db: Db) {
   const activityStale = db.prepare(`UPDATE time_json SET json = NULL
     WHERE time_id IN (SELECT time_id FROM time_activities WHERE activity_id = ?)`);
   return {
-    /** Rewrites one entry's JSON from its rows: the last step of every write of a time. */
-    refresh: (timeId: number) => void refresh.run(timeId),
+    /**
+     * Rewrites one entry's JSON from its rows, the last step of every write of a time, and
+     * answers it: the write's response, with no second read of the entry.
+     */
+    refresh: (timeId: number) => refresh.get(timeId) as string,
 
     /** Computes up to `limit` stale entries' JSON; answers how many it wrote. */
     fill: (limit: number) => fill.run(limit).changes,
