@@ -17,6 +17,7 @@ interface Embedded {
   commit: string;
   migrations: Migration[];
   bcryptWorker: string;
+  checkpointWorker: string;
   web: SerializedAsset[];
 }
 
@@ -71,10 +72,20 @@ export function version(): { version: string; commit: string } {
 /** Source of the bcrypt worker, run with `new Worker(source, { eval: true })`. */
 export function bcryptWorkerSource(): string {
   if (isBundled) return (__TIMETRACK_EMBEDDED__ as Embedded).bcryptWorker;
-  // From source: bundle the worker on the fly with the same esbuild settings as build.mjs.
+  return bundleWorker('src/auth/bcrypt-worker.ts');
+}
+
+/** Source of the WAL checkpoint worker (db/checkpointer.ts), run the same way. */
+export function checkpointWorkerSource(): string {
+  if (isBundled) return (__TIMETRACK_EMBEDDED__ as Embedded).checkpointWorker;
+  return bundleWorker('src/db/checkpoint-worker.ts');
+}
+
+/** From source: a worker bundled on the fly with the same esbuild settings as build.mjs. */
+function bundleWorker(entry: string): string {
   const { buildSync } = require('esbuild') as typeof import('esbuild');
   const out = buildSync({
-    entryPoints: [join(ROOT, 'src/auth/bcrypt-worker.ts')],
+    entryPoints: [join(ROOT, entry)],
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -82,7 +93,7 @@ export function bcryptWorkerSource(): string {
     logLevel: 'silent',
   });
   const file = out.outputFiles[0];
-  if (!file) throw new Error('bundling the bcrypt worker produced no output');
+  if (!file) throw new Error(`bundling ${entry} produced no output`);
   return file.text;
 }
 

@@ -51,6 +51,25 @@ describe('the write queue', () => {
     assert.deepEqual(seen, [3, 3, 3]);
   });
 
+  it('runs no write while held, and every write once released', async () => {
+    const { queue, insert, texts } = setUp();
+    let release = () => {};
+    queue.hold(
+      new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    );
+    const written = Promise.all([
+      queue.run(() => insert.run('p')),
+      queue.run(() => insert.run('q')),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(texts(), []);
+    release();
+    await written;
+    assert.deepEqual(texts(), ['p', 'q']);
+  });
+
   it('runs writes queued in a later turn in a transaction of their own', async () => {
     const { queue, insert, texts } = setUp();
     await queue.run(() => insert.run('first'));

@@ -18,8 +18,18 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 export function createWriteQueue(db: Db) {
   let pending: Job[] = [];
+  let scheduled = false;
+  let held: Promise<void> | undefined;
+
+  const schedule = () => {
+    if (scheduled || held || pending.length === 0) return;
+    scheduled = true;
+    setImmediate(flush);
+  };
 
   const flush = () => {
+    scheduled = false;
+    if (held) return; // flushed once released
     const jobs = pending;
     pending = [];
     let outcomes: Outcome[];
@@ -56,8 +66,25 @@ export function createWriteQueue(db: Db) {
      */
     run<T>(write: () => T): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        if (pending.length === 0) setImmediate(flush);
         pending.push({ write, resolve: resolve as (value: unknown) => void, reject });
+        schedule();
+      });
+    },
+
+    /**
+     * Runs no queued write until `until` settles (they wait, the event loop does not):
+     * the moment without writes a checkpoint needs to copy the whole WAL (checkpointer.ts).
+     */
+    hold(until: Promise<void>): void {
+      const hold = until.then(
+        () => {},
+        () => {},
+      );
+      held = hold;
+      void hold.then(() => {
+        if (held !== hold) return;
+        held = undefined;
+        schedule();
       });
     },
   };
