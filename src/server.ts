@@ -202,6 +202,11 @@ export interface RunningServer {
   url: string;
   /** With --metrics-addr: http://host:port/metrics of its own listener. */
   metricsUrl?: string;
+  /**
+   * Settles once the WAL checkpoint worker has its connection open (db/checkpointer.ts), a
+   * moment after start-up; at once when Litestream makes the checkpoints.
+   */
+  checkpointsStarted: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -325,7 +330,8 @@ export async function startServer(
     })();
     return closing;
   };
-  return { app, server, url, metricsUrl, close };
+  const checkpointsStarted = checkpointer?.started ?? Promise.resolve();
+  return { app, server, url, metricsUrl, checkpointsStarted, close };
 }
 
 /** Listens, or says in one line why it cannot (a host that does not resolve, a port in use). */

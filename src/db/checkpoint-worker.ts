@@ -14,8 +14,15 @@ export interface CheckpointWorkerData {
   quietAfterPages: number;
 }
 
-/** From the worker: `quiet` asks the writer to pause, `done` lets it go on. */
-export type CheckpointMessage = { quiet: true } | { done: true } | { error: string };
+/**
+ * From the worker: `ready` once its connection is open, `quiet` asks the writer to pause,
+ * `done` lets it go on.
+ */
+export type CheckpointMessage =
+  | { ready: true }
+  | { quiet: true }
+  | { done: true }
+  | { error: string };
 
 const { file, addonFile, intervalMs, quietAfterPages } = workerData as CheckpointWorkerData;
 const addon = { exports: {} };
@@ -26,6 +33,7 @@ db.pragma('synchronous = NORMAL');
 // checkpoint with nothing new to copy costs a look at the WAL index.
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const post = (msg: CheckpointMessage) => parentPort?.postMessage(msg);
+post({ ready: true });
 
 /** Copies the WAL into the file; answers how many pages the WAL holds. */
 function copy(): number {

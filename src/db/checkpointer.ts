@@ -27,6 +27,8 @@ const AUTOCHECKPOINT_PAGES = 1000;
 export const WRITER_CHECKPOINT_PAGES = 4000;
 
 export interface Checkpointer {
+  /** Settles once the worker has its connection open (or has failed, or was stopped). */
+  started: Promise<void>;
   /** Stops the worker (after its checkpoint in progress); the caller may then checkpoint. */
   stop(): Promise<void>;
 }
@@ -53,15 +55,22 @@ export function startCheckpointer(
   log: Logger,
   hold: (until: Promise<void>) => void,
 ): Checkpointer {
-  let started: Checkpointer | undefined;
+  let spawned: Checkpointer | undefined;
+  let settle = () => {};
+  const started = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
   const timer = setTimeout(() => {
-    started = spawnCheckpointer(db, file, log, hold);
+    spawned = spawnCheckpointer(db, file, log, hold);
+    void spawned.started.then(settle);
   }, CHECKPOINTER_DELAY_MS);
   timer.unref();
   return {
+    started,
     async stop() {
       clearTimeout(timer);
-      await started?.stop();
+      settle();
+      await spawned?.stop();
     },
   };
 }
@@ -80,16 +89,21 @@ function spawnCheckpointer(
   };
   db.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
   const worker = new Worker(checkpointWorkerSource(), { eval: true, workerData: data });
+  let ready = () => {};
+  const started = new Promise<void>((resolve) => {
+    ready = resolve;
+  });
+  let running = true;
   let release: (() => void) | undefined;
   const resume = () => {
     if (!release) return;
     release();
     release = undefined;
-    worker.unref();
+    if (running) worker.unref(); // once stopping, stop() keeps it referenced until it exits
   };
   // The WAL must not grow without end: whatever stops the worker hands its job back.
-  let running = true;
   const fallBack = (why: string) => {
+    ready();
     resume();
     if (!running) return;
     running = false;
@@ -97,8 +111,10 @@ function spawnCheckpointer(
     if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
   };
   worker.on('message', (msg: CheckpointMessage) => {
-    if ('quiet' in msg) {
-      if (release) return;
+    if ('ready' in msg) {
+      ready();
+    } else if ('quiet' in msg) {
+      if (release || !running) return;
       worker.ref(); // writes wait for its answer: it keeps the process alive meanwhile
       hold(
         new Promise<void>((resolve) => {
@@ -118,7 +134,9 @@ function spawnCheckpointer(
   worker.on('exit', () => fallBack('the checkpoint worker exited'));
   worker.unref();
   return {
+    started,
     async stop() {
+      ready();
       resume();
       if (!running) return;
       running = false;
