@@ -108,7 +108,7 @@ const embedded = await tsImport('./src/embedded.ts', import.meta.url);
 const { version, commit } = embedded.version();
 const migrations = embedded.readMigrationsFrom(join(ROOT, 'sql'));
 const bcryptWorker = embedded.bcryptWorkerSource();
-const checkpointWorker = embedded.checkpointWorkerSource();
+const checkpointWorker = embedded.bundleWorker(embedded.CHECKPOINT_WORKER);
 
 rmSync(DIST, { recursive: true, force: true });
 mkdirSync(DIST, { recursive: true });

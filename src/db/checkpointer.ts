@@ -60,14 +60,25 @@ export function startCheckpointer(
   const started = new Promise<void>((resolve) => {
     settle = resolve;
   });
+  let stopped = false;
   const timer = setTimeout(() => {
-    spawned = spawnCheckpointer(db, file, log, hold);
-    void spawned.started.then(settle);
+    checkpointWorkerSource().then(
+      (source) => {
+        if (stopped) return;
+        spawned = spawnCheckpointer(db, file, log, hold, source);
+        void spawned.started.then(settle);
+      },
+      (err: unknown) => {
+        log.warn('WAL checkpoints stay in the writer', { why: String(err) });
+        settle();
+      },
+    );
   }, CHECKPOINTER_DELAY_MS);
   timer.unref();
   return {
     started,
     async stop() {
+      stopped = true;
       clearTimeout(timer);
       settle();
       await spawned?.stop();
@@ -80,6 +91,7 @@ function spawnCheckpointer(
   file: string,
   log: Logger,
   hold: (until: Promise<void>) => void,
+  source: string,
 ): Checkpointer {
   const data: CheckpointWorkerData = {
     file,
@@ -88,7 +100,7 @@ function spawnCheckpointer(
     quietAfterPages: QUIET_AFTER_PAGES,
   };
   db.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
-  const worker = new Worker(checkpointWorkerSource(), { eval: true, workerData: data });
+  const worker = new Worker(source, { eval: true, workerData: data });
   let ready = () => {};
   const started = new Promise<void>((resolve) => {
     ready = resolve;
