@@ -38,17 +38,24 @@ const LIMITS: Record<RowId, string> = {
     'is CPU on the one event-loop thread, so at 10 connections p99 ≈ 10 × the service ' +
     'time of one month plus whatever else the machine schedules.',
   create:
-    'Every create is one `BEGIN IMMEDIATE` write transaction: owner, project, activities and ' +
-    'membership lookups, the INSERTs (six indexes on `times`, one on `time_activities`, the ' +
-    "entry's `time_json` row and its JSON, and its `time_user_json` row, sql/005), the " +
-    'read-back of the new entry and the COMMIT ' +
-    'into the WAL (`synchronous = NORMAL`: no fsync ' +
-    'per commit). SQLite allows one writer at a time, which is what this row measures; ' +
-    'valibot validation and the JSON body parse add a little on top.',
+    'The creates whose bodies arrive in the same turn of the event loop share one ' +
+    '`BEGIN IMMEDIATE` transaction, each in a savepoint of its own, and are answered after ' +
+    'its COMMIT (src/db/write-queue.ts). Per create: valibot validation, owner, project, ' +
+    'activities and membership lookups, the INSERTs (five indexes on `times`, two B-trees ' +
+    "for `time_activities`, the entry's `time_json` row, its `time_user_json` row (sql/005) " +
+    'and the per-month totals of reports (sql/006), by triggers) and the JSON, written by an `UPDATE … RETURNING` that is also the ' +
+    'response: nothing is read back. The COMMIT appends to the WAL (`synchronous = NORMAL`: ' +
+    'no fsync); checkpoints, which copy the WAL into the file and wait for its fsync, run on ' +
+    'a worker thread with its own connection (src/db/checkpointer.ts), not in the COMMIT of ' +
+    'a request. SQLite allows one writer at a time, which is what this row measures. The ' +
+    'in-process column calls the service one transaction at a time, with SQLite checkpointing ' +
+    'in the writer, so it is below what the server can do.',
   update:
     'Like a create plus the history row: the current state is copied into `time_revisions` ' +
     '(INSERT … SELECT with the activity ids as JSON) before the UPDATE, which moves the entry ' +
-    'in `times_order`. No SPEC target; shown because revisions are most of the write cost.',
+    'in `times_order` and its duration between per-month totals (sql/006). Grouped and ' +
+    'checkpointed like creates. No SPEC target; shown because revisions are most of the ' +
+    'write cost.',
   storm:
     'bcrypt (cost 10, ~70 ms of CPU per login) runs in worker threads, one per core, so the ' +
     'event loop is never blocked by it. But on a 2-core machine 20 waiting logins keep both ' +
@@ -65,11 +72,15 @@ const LIMITS: Record<RowId, string> = {
     'lookup per entry), sums them per `date_worked` and answers ~30 rows; the server ' +
     'serialises a few KB.',
   'report-year':
-    "A year of everyone's entries (~330,000) grouped by project and month, as an admin: " +
-    'SQLite reads the year as a range of `times_date` (date_worked, project_id, user_id, ' +
-    'duration, deleted_at: covering, so no table lookup), groups in a temporary B-tree and ' +
-    'answers ~2,400 rows, named and sorted in an outer query. One statement on the ' +
-    'event-loop thread, so at 10 connections p99 is about 10 × p50.',
+    "A year of everyone's entries (~330,000) by project and month, as an admin: the whole " +
+    'months are summed from `time_month_totals` (sql/006: duration and count per month, ' +
+    'project and user, kept by triggers in the transaction of every write of an entry; ' +
+    '~7,300 rows for a year), the partial months at the edges of a range from `times_date` ' +
+    '(covering); the ~2,400 groups are named and sorted in an outer query, which is most of ' +
+    'what is left. Groupings the totals do not hold (day, week, activity) and filters they ' +
+    "cannot apply (user, project, activity, a non-admin's visibility) read the entries as " +
+    "before; everyone's entries by day or week are summed per day in index order first. " +
+    'One statement on the event-loop thread, so at 10 connections p99 is about 10 × p50.',
   csv:
     'The same stream as row 6, each row written as CSV: the JSON text stored for the ' +
     'entry is parsed and its cells quoted in JavaScript (one `JSON.parse` per row), so the ' +
@@ -98,11 +109,11 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'served on both cores (when the machine has a core to spare: here the load generator ' +
     'and other work share them), at the cost of one more V8 isolate in memory.',
   create:
-    'Closing the gap: the write path is one transaction per request, so per-commit cost ' +
-    'dominates (the in-process column is the same service call without HTTP); group ' +
-    'concurrent creates into one transaction (a small write queue that commits every few ' +
-    'ms), and drop the read-back SELECT by building the response from the values just ' +
-    'written. The report indexes of sql/004 cost creates a few % (see Hot spots).',
+    'Closing the gap: what is left per create is its statements (~250 µs in-process, the ' +
+    'index inserts and the JSON the largest) and HTTP; the checkpoints, most of the cost ' +
+    'before, are on another thread (see Hot spots). Beyond that: fewer indexes on `times` ' +
+    '(`times_project_date` serves only project filters, which `times_date` could with a ' +
+    'scan of the range), or the JSON written in JavaScript instead of by SQLite.',
   storm:
     'Closing the gap: cap the bcrypt pool at cores − 1 (here: one worker) so the event loop ' +
     'always keeps a core — logins/s halve, reads keep their latency; or run the server on a ' +
@@ -267,14 +278,39 @@ const HOT_SPOTS = [
   'after the other (load ~7): a year of everyone by project and month 118–125 ms from',
   '`times_date` against 488–616 ms reading the table (`NOT INDEXED`, as before); one',
   "user's month by day went from 633 to 2,242 req/s through HTTP (p50 13.6 → 3.6 ms) in",
-  'runs at load ~2 and ~8 respectively. What is left of the year is the GROUP BY sort of',
-  '~330,000 index entries; at 10 connections p50 is several times one report.',
+  'runs at load ~2 and ~8 respectively. What was left of the year was the GROUP BY sort of',
+  '~330,000 index entries (next paragraph).',
   '',
-  '**Left — one transaction per write.** In-process, `times.create` spends half its time',
-  'in BEGIN IMMEDIATE / COMMIT (WAL page writes of six indexes, checkpoints every ~1,000',
-  'pages): ~1,000–1,800 creates/s even without HTTP on this machine, below the 2,000/s target',
-  'before any request handling. Grouping concurrent writes into one transaction (a write',
-  'queue flushed every few ms) is the change that would move this row.',
+  '**Fixed — the year report** (issue 15; sql/006, src/reports/store.ts). Durations and',
+  'counts per (month, project, user), live and deleted apart, kept by triggers on `times`;',
+  "a report of everyone over whole months sums those rows, and the edges' partial months",
+  'come from `times_date`. In-process on the 1,000,000-entry set, the old and the new code',
+  'in turn in one process (7 turns, medians, load 2–7): a year by project and month 213 →',
+  '18 ms, a year by month 78 → 1.9 ms, a year less two half months by user and project 194',
+  "→ 17 ms, one user's month by day 0.40 → 0.40 ms; every answer identical. A first step,",
+  'summing per day and project in index order and grouping those rows (no sort of the',
+  'entries), gave 129 → 92 ms; it stays for the groupings by day and week. Cost: 22,583',
+  'rows (~0.6 MB) on this data set, 2 s to build them at migration, and one more B-tree',
+  'upsert per write (two when an update moves an entry).',
+  '',
+  '**Fixed — checkpoints in the COMMIT** (src/db/checkpointer.ts). Timed in-process, 3,000',
+  'creates in transactions of 10: statements ~220 µs per create, COMMIT ~250 µs, of which',
+  "~200 µs were SQLite's automatic checkpoint (every ~1,000 WAL pages, 22 commits of 5–50",
+  'ms) and, with `synchronous = OFF`, 73 instead of 591 ms: the wait was the fsync. A worker',
+  'thread with its own connection now runs PASSIVE checkpoints every 100 ms; since the WAL',
+  'starts over only at a write that finds all of it copied, which a copy beside a stream of',
+  'writes seldom leaves, the worker asks the write queue to pause (the event loop goes on)',
+  'when the WAL passes 1,000 pages, and the writer keeps its own checkpoint at 4,000 pages',
+  '(16 MiB) as a backstop. Without the pause a loop of creates grew the WAL to 900 MB. The',
+  'same 20,000 creates through the write queue, 10 at a time, alternating: 1,829 and 1,814/s',
+  'with the checkpoints in the writer, 2,906 and 2,455/s with the worker (load ~3).',
+  '',
+  '**Fixed — one transaction per write** (src/db/write-queue.ts) and **the read-back**',
+  "(src/times/json-store.ts). A create's response is the JSON its write stored (`UPDATE …",
+  'RETURNING`), and the writes of one event-loop turn share a transaction. In-process,',
+  'alternating with the code before them (5 turns of 1 s, medians, load ~4): 1,186 creates/s',
+  'before, 1,308 without the read-back, 1,430 grouped by 10; updates 1,373 → 1,404 → 1,406.',
+  'Small beside the checkpoints, which were most of the commit.',
   '',
 ];
 

@@ -184,14 +184,14 @@ function probes(
       withJson: () => `[${oneMonth().join(',')}]`,
     },
     create: {
-      what: 'times.create (validation, one write transaction, read-back)',
+      what: 'times.create (validation, one write transaction each, checkpoints in the writer)',
       op: () => {
         const o = rng.pick(creates);
         return app.times.create(actor(o.user as string), o);
       },
     },
     update: {
-      what: 'times.update (validation, one write transaction with a revision, read-back)',
+      what: 'times.update (validation, one write transaction each with a revision, checkpoints in the writer)',
       op: () => {
         const u = rng.pick(updates);
         return app.times.update(actor(u.owner), u.uuid, u.object);

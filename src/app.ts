@@ -12,6 +12,7 @@ import { createTokenService } from './auth/token';
 import type { Config } from './config';
 import type { Db } from './db/open';
 import type { ReaderPool } from './db/readers';
+import { createWriteQueue } from './db/write-queue';
 import { createListStreams, STREAM_WAIT_MS } from './http/streams';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
@@ -114,6 +115,8 @@ export function createApp(deps: AppDeps) {
   return {
     ...deps,
     timeJson,
+    /** Writes grouped per turn of the event loop into one transaction (time entries'). */
+    writes: createWriteQueue(db),
     tokens,
     lists,
     authenticate: createAuthenticate(tokens, users.findTokenHolder),

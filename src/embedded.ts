@@ -17,6 +17,7 @@ interface Embedded {
   commit: string;
   migrations: Migration[];
   bcryptWorker: string;
+  checkpointWorker: string;
   web: SerializedAsset[];
 }
 
@@ -71,18 +72,40 @@ export function version(): { version: string; commit: string } {
 /** Source of the bcrypt worker, run with `new Worker(source, { eval: true })`. */
 export function bcryptWorkerSource(): string {
   if (isBundled) return (__TIMETRACK_EMBEDDED__ as Embedded).bcryptWorker;
-  // From source: bundle the worker on the fly with the same esbuild settings as build.mjs.
-  const { buildSync } = require('esbuild') as typeof import('esbuild');
-  const out = buildSync({
-    entryPoints: [join(ROOT, 'src/auth/bcrypt-worker.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    write: false,
-    logLevel: 'silent',
-  });
+  return bundleWorker('src/auth/bcrypt-worker.ts');
+}
+
+/** The checkpoint worker's entry point (build.mjs bundles it into the executable). */
+export const CHECKPOINT_WORKER = 'src/db/checkpoint-worker.ts';
+
+/**
+ * Source of the WAL checkpoint worker (db/checkpointer.ts), run the same way. From source
+ * it is bundled asynchronously: the server is already answering requests by then.
+ */
+export async function checkpointWorkerSource(): Promise<string> {
+  if (isBundled) return (__TIMETRACK_EMBEDDED__ as Embedded).checkpointWorker;
+  const { build } = require('esbuild') as typeof import('esbuild');
+  const out = await build({ ...workerBuild(CHECKPOINT_WORKER), write: false });
   const file = out.outputFiles[0];
-  if (!file) throw new Error('bundling the bcrypt worker produced no output');
+  if (!file) throw new Error('bundling the checkpoint worker produced no output');
+  return file.text;
+}
+
+/** build.mjs's esbuild settings for a worker's entry point. */
+const workerBuild = (entry: string) => ({
+  entryPoints: [join(ROOT, entry)],
+  bundle: true,
+  platform: 'node' as const,
+  format: 'cjs' as const,
+  logLevel: 'silent' as const,
+});
+
+/** A worker bundled on the fly: from source at run time, and by build.mjs. */
+export function bundleWorker(entry: string): string {
+  const { buildSync } = require('esbuild') as typeof import('esbuild');
+  const out = buildSync({ ...workerBuild(entry), write: false });
+  const file = out.outputFiles[0];
+  if (!file) throw new Error(`bundling ${entry} produced no output`);
   return file.text;
 }
 

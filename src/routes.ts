@@ -23,7 +23,7 @@ export function createRouter(app: App): Router<Handler> {
   const users = userRoutes(app.users);
   const projects = projectRoutes(app.projects);
   const activities = activityRoutes(app.activities);
-  const times = timeRoutes(app.times);
+  const times = timeRoutes(app.times, app.writes.run);
   const timer = timerRoutes(app.timer);
   const info = infoRoutes(app.config);
   const reports = reportRoutes(app.reports);

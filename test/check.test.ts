@@ -125,6 +125,28 @@ describe('timetrack admin check', () => {
     );
   });
 
+  it('reports per-month totals of reports that differ from their entries', async () => {
+    const off = join(dir, 'totals.db');
+    const db = new Database(dbFile, { readonly: true });
+    await db.backup(off);
+    db.close();
+    const edit = new Database(off);
+    const row = edit
+      .prepare('SELECT month, project_id, user_id FROM time_month_totals WHERE entries > 0 LIMIT 1')
+      .get() as { month: string; project_id: number; user_id: number };
+    edit
+      .prepare(`UPDATE time_month_totals SET duration = duration + 60
+        WHERE month = ? AND project_id = ? AND user_id = ?`)
+      .run(row.month, row.project_id, row.user_id);
+    edit.close();
+    const res = await runCli(['admin', 'check', '--db', off]);
+    assertUserError(res, /^timetrack: 1 problem found in /);
+    assert.equal(
+      res.stdout,
+      `time totals of ${row.month}, project ${row.project_id}, user ${row.user_id} (time_month_totals) differ from its entries\n`,
+    );
+  });
+
   it('refuses a file that is not a timetrack database, and a missing one', async () => {
     const junk = join(dir, 'junk.db');
     writeFileSync(junk, 'this is not SQLite\n'.repeat(100));

@@ -106,26 +106,51 @@ for (const [name, open] of [
     it("sums one user's month from times_user_date alone, for any viewer", () => {
       for (const viewer of [ADMIN_VIEW, PLAIN_VIEW]) {
         const q = reportQuery({ ...NO_FILTERS, viewer, userIds: [3], ...MONTH }, ['day']);
-        for (const sql of [q.rowsSql, q.totalSql]) {
+        for (const [sql, params] of [
+          [q.rowsSql, q.rowsParams],
+          [q.totalSql, q.params],
+        ] as const) {
           assert.match(
-            plan(db, sql, q.params),
+            plan(db, sql, params),
             /SEARCH t USING COVERING INDEX times_user_date \(user_id=\? AND date_worked>\? AND date_worked<\?\)/,
           );
         }
       }
     });
 
-    it('sums a year of everyone from times_date alone', () => {
+    it("sums a year of everyone's whole months from their totals, not from the entries", () => {
       const year = { start: '2024-01-01', end: '2024-12-31' };
       const q = reportQuery({ ...NO_FILTERS, ...year }, ['project', 'month']);
-      for (const sql of [q.rowsSql, q.totalSql]) {
-        const p = plan(db, sql, q.params);
-        assert.match(
-          p,
-          /SEARCH t USING COVERING INDEX times_date \(date_worked>\? AND date_worked<\?\)/,
-        );
-        assert.doesNotMatch(p, /SCAN t\b/);
-      }
+      const p = plan(db, q.rowsSql, q.rowsParams);
+      assert.match(p, /SEARCH m USING PRIMARY KEY \(month>\? AND month<\?\)/);
+      assert.doesNotMatch(p, /\b(SCAN|SEARCH) t\b/);
+      assert.match(
+        plan(db, q.totalSql, q.params),
+        /SEARCH t USING COVERING INDEX times_date \(date_worked>\? AND date_worked<\?\)/,
+      );
+    });
+
+    it('sums the partial months at the edges of a range from times_date alone', () => {
+      const range = { start: '2024-01-15', end: '2024-12-20' };
+      const q = reportQuery({ ...NO_FILTERS, ...range }, ['project', 'month']);
+      const p = plan(db, q.rowsSql, q.rowsParams);
+      assert.match(p, /SEARCH m USING PRIMARY KEY \(month>\? AND month<\?\)/);
+      const edges = p.match(
+        /SEARCH t USING COVERING INDEX times_date \(date_worked>\? AND date_worked<\?\)/g,
+      );
+      assert.equal(edges?.length, 2, p);
+      assert.doesNotMatch(p, /SCAN t\b/);
+    });
+
+    it('sums a year of everyone by day from times_date in index order', () => {
+      const year = { start: '2024-01-01', end: '2024-12-31' };
+      const q = reportQuery({ ...NO_FILTERS, ...year }, ['project', 'day']);
+      const p = plan(db, q.rowsSql, q.rowsParams);
+      assert.match(
+        p,
+        /SEARCH t USING COVERING INDEX times_date \(date_worked>\? AND date_worked<\?\)/,
+      );
+      assert.doesNotMatch(p, /SCAN t\b/);
     });
 
     it('finds one time by its uuid through the unique index', () => {

@@ -249,6 +249,31 @@ describe('creating a time', () => {
     );
   });
 
+  it('stores concurrent creates each on its own: an invalid one gets its error and writes nothing', async () => {
+    const notes = (i: number) => `concurrent ${i} ${uniqueSlug('n')}`;
+    const sent = Array.from({ length: 12 }, (_, i) =>
+      i % 4 === 1
+        ? { ...base, notes: notes(i), activities: ['no-such-activity'] }
+        : i % 4 === 3
+          ? { ...base, notes: notes(i), project: noDefault, activities: [] }
+          : { ...base, notes: notes(i), activities: [dev] },
+    );
+    const replies = await Promise.all(sent.map((object) => createTime(owner.token, object)));
+    const stored = ok(
+      await server.api.get<Time[]>('/times', owner.token, { user: owner.username }),
+    );
+    const listed = new Map(stored.map((t) => [t.notes as string, t]));
+    replies.forEach((res, i) => {
+      const object = sent[i] as Record<string, unknown>;
+      if (i % 4 === 1) assert.deepEqual(res.body, foreignKeyBody('time', 'activity'));
+      else if (i % 4 === 3) {
+        assert.deepEqual(res.body, badObjectBody('The time is missing a activities'));
+      } else assert.deepEqual(ok(res), listed.get(object.notes as string));
+      if (i % 4 === 1 || i % 4 === 3) assert.equal(listed.has(object.notes as string), false);
+    });
+    assert.equal(new Set(replies.filter((r) => r.status === 200).map((r) => r.body.uuid)).size, 6);
+  });
+
   it('refuses unknown or deleted references with Invalid Foreign Key, for any caller', async () => {
     const outsider = await createUser(server);
     const gone = await createUser(server);

@@ -3,6 +3,7 @@
 // deleted users, password hashes, kept tokens, stored time JSON). Read-only: it reports, never repairs.
 import { BCRYPT_HASH, bcryptCost, isAcceptedHash, MAX_BCRYPT_COST } from '../auth/password';
 import type { Db } from '../db/open';
+import { WRONG_MONTH_TOTALS_SQL } from '../reports/store';
 import { STALE_TIME_JSON_SQL, UNMATCHED_USER_JSON_SQL } from '../times/json-store';
 import { CliError } from './cli';
 import { columnsOf, openExistingInstance } from './instance-tables';
@@ -78,6 +79,13 @@ const TIME_USER_JSON_INVARIANTS: readonly string[] = [
      WHERE t.id = u.time_id AND t.user_id = u.user_id AND t.date_worked = u.date_worked)`,
 ];
 
+/** The per-month totals of reports (sql/006) agree with the entries. */
+const MONTH_TOTALS_INVARIANTS: readonly string[] = [
+  `SELECT printf('time totals of %s, project %d, user %d (time_month_totals) differ from its entries',
+     w.month, w.project_id, w.user_id)
+   FROM (${WRONG_MONTH_TOTALS_SQL}) w`,
+];
+
 /**
  * Why a stored password hash can never let its user log in (SPEC §2.4), or undefined
  * for a hash logins compare. Shared by `admin check` and `admin import`.
@@ -112,6 +120,7 @@ export function findProblems(db: Db): string[] {
     ...(columnsOf(db, 'users').includes('kept_token_iat') ? TOKEN_INVARIANTS : []),
     ...(columnsOf(db, 'time_json').length > 0 ? TIME_JSON_INVARIANTS : []),
     ...(columnsOf(db, 'time_user_json').length > 0 ? TIME_USER_JSON_INVARIANTS : []),
+    ...(columnsOf(db, 'time_month_totals').length > 0 ? MONTH_TOTALS_INVARIANTS : []),
   ];
   for (const sql of invariants) problems.push(...(db.prepare(sql).pluck().all() as string[]));
   const hashes = db.prepare(

@@ -18,10 +18,11 @@ export class NativeAddonError extends Error {}
 export function useEmbeddedNativeAddon(): void {
   const sea = seaModule();
   if (!sea?.isSea()) return;
-  setNativeBindingLoader(() =>
+  setNativeBindingLoader((from) =>
     loadFromCache(Buffer.from(sea.getRawAsset(ADDON_ASSET) as ArrayBuffer), process.env, (file) => {
       const module = { exports: {} };
       process.dlopen(module, file);
+      from(file);
       return module.exports;
     }),
   );

@@ -15,24 +15,39 @@ export interface WritableService<Actor> {
   remove(actor: Actor, id: string): void;
 }
 
-/** create, update and remove of one resource; `idFromPath` checks the path's id. */
+/**
+ * How a write is run: at once (the default), or grouped with others in one transaction
+ * (db/write-queue.ts), settling after its COMMIT.
+ */
+export type RunWrite = <T>(write: () => T) => T | Promise<T>;
+
+const atOnce: RunWrite = (write) => write();
+
+/**
+ * create, update and remove of one resource; `idFromPath` checks the path's id, `run`
+ * runs each write (its answer is sent only once `run` has settled).
+ */
 export function writeHandlers<Actor>(
   service: WritableService<Actor>,
   idFromPath: (params: Params) => string,
+  run: RunWrite = atOnce,
 ) {
   return {
     /** POST /v0/<things>: answers the created object. */
     async create(ctx: Ctx, actor: Actor) {
-      sendJson(ctx.res, 200, service.create(actor, await requestObject(ctx)));
+      const input = await requestObject(ctx);
+      sendJson(ctx.res, 200, await run(() => service.create(actor, input)));
     },
     /** POST /v0/<things>/:id: answers the updated object. */
     async update(ctx: Ctx, actor: Actor) {
       const id = idFromPath(ctx.params);
-      sendJson(ctx.res, 200, service.update(actor, id, await requestObject(ctx)));
+      const input = await requestObject(ctx);
+      sendJson(ctx.res, 200, await run(() => service.update(actor, id, input)));
     },
     /** DELETE /v0/<things>/:id: answers an empty 200. */
-    remove(ctx: Ctx, actor: Actor) {
-      service.remove(actor, idFromPath(ctx.params));
+    async remove(ctx: Ctx, actor: Actor) {
+      const id = idFromPath(ctx.params);
+      await run(() => service.remove(actor, id));
       sendEmpty(ctx.res);
     },
   };

@@ -7,10 +7,11 @@ import type { TimeListFilters } from '../times/store';
 import { timeWhere } from '../times/store';
 import { usernameSql } from '../users/store';
 import type { Grouping, ReportRow, Totals } from './json';
+import { splitByMonth } from './months';
 
 interface GroupSql {
-  /** What entries are grouped by (FROM times t, and `ga` = time_activities). */
-  key: string;
+  /** What rows `r` are grouped by: entries (times t, `ga` = time_activities) or sums (d). */
+  key: (r: string) => string;
   /** The row's columns, from the group's key `k`. */
   shown: (k: string) => string;
   /** What the rows are sorted by, from `k`. */
@@ -19,7 +20,7 @@ interface GroupSql {
 
 const GROUPS: Record<Grouping, GroupSql> = {
   project: {
-    key: 't.project_id',
+    key: (r) => `${r}.project_id`,
     shown: (k) =>
       `${projectSlugsSql(k)} AS project, (SELECT name FROM projects WHERE id = ${k}) AS project_name`,
     // By the project's first slug, as times show it (a deleted project keeps its slugs).
@@ -27,31 +28,86 @@ const GROUPS: Record<Grouping, GroupSql> = {
       `(SELECT slug FROM project_slugs WHERE project_id = ${k} ORDER BY position LIMIT 1), ${k}`,
   },
   activity: {
-    key: 'ga.activity_id',
+    key: () => 'ga.activity_id',
     shown: (k) => `(SELECT slug FROM activities WHERE id = ${k}) AS activity`,
     order: (k) => `activity, ${k}`,
   },
   user: {
-    key: 't.user_id',
+    key: (r) => `${r}.user_id`,
     shown: (k) => `${usernameSql(k)} AS user`,
     order: () => 'user',
   },
-  day: { key: 't.date_worked', shown: (k) => `${k} AS day`, order: (k) => k },
+  day: { key: (r) => `${r}.date_worked`, shown: (k) => `${k} AS day`, order: (k) => k },
   // ISO 8601 week-numbering year and week (2021-01-03 is in 2020-W53).
   week: {
-    key: `strftime('%G-W%V', t.date_worked)`,
+    key: (r) => `strftime('%G-W%V', ${r}.date_worked)`,
     shown: (k) => `${k} AS week`,
     order: (k) => k,
   },
-  month: { key: 'substr(t.date_worked, 1, 7)', shown: (k) => `${k} AS month`, order: (k) => k },
+  month: {
+    key: (r) => `substr(${r}.date_worked, 1, 7)`,
+    shown: (k) => `${k} AS month`,
+    order: (k) => k,
+  },
 };
+
+/**
+ * The columns everyone's entries are summed by first, per day (and project), when the
+ * groupings allow it; else undefined. times_date is ordered by (date_worked, project_id,
+ * …), so SQLite sums a range of it in index order, with no sort, and the outer query
+ * groups those per-day rows (~200 a day) instead of every entry: sorting a year's
+ * ~330,000 entries in a temporary B-tree was most of that report's time. Not with users
+ * (a day's users and projects are nearly as many rows as its entries) nor activities
+ * (they are not in the index).
+ */
+function dayColumns(groupBy: readonly Grouping[]): string | undefined {
+  if (groupBy.includes('user') || groupBy.includes('activity')) return undefined;
+  return groupBy.includes('project') ? 't.date_worked, t.project_id' : 't.date_worked';
+}
+
+/** What the per-month totals (sql/006) can be grouped by: they hold no day nor activity. */
+const MONTHLY: readonly Grouping[] = ['project', 'user', 'month'];
+
+/**
+ * Everyone's entries as rows of (date_worked, project_id, user_id, duration, entries)
+ * from the per-month totals of sql/006 for the whole months of the range (date_worked
+ * is then the month's first day) and from times_date for the partial months at its
+ * edges; undefined when the totals cannot answer (no whole month in the range, a day,
+ * week or activity grouping, an activity filter). The edges go through timeWhere like
+ * any report, with their own dates.
+ */
+function monthTotalsSource(f: TimeListFilters, groupBy: readonly Grouping[]) {
+  if (f.activityIds.length > 0 || !groupBy.every((g) => MONTHLY.includes(g))) return undefined;
+  const split =
+    f.start !== undefined && f.end !== undefined ? splitByMonth(f.start, f.end) : undefined;
+  if (!split) return undefined;
+  const plus = (column: string) =>
+    f.includeDeleted ? `m.${column} + m.deleted_${column}` : `m.${column}`;
+  const parts = [
+    `SELECT m.month || '-01' AS date_worked, m.project_id, m.user_id,
+      ${plus('duration')} AS duration, ${plus('entries')} AS entries
+    FROM time_month_totals m WHERE m.month >= ? AND m.month <= ? AND ${plus('entries')} > 0`,
+  ];
+  const params: unknown[] = [split.months.first, split.months.last];
+  for (const edge of [split.head, split.tail]) {
+    if (!edge) continue;
+    const { clause, params: edgeParams } = timeWhere({ ...f, ...edge });
+    parts.push(`SELECT t.date_worked, t.project_id, t.user_id, sum(t.duration) AS duration,
+        count(*) AS entries
+      FROM times t INDEXED BY times_date ${clause}
+      GROUP BY t.date_worked, t.project_id, t.user_id`);
+    params.push(...edgeParams);
+  }
+  return { from: parts.join(' UNION ALL '), params };
+}
 
 /**
  * The report statements for these filters and groupings: the groups (inner query: ids
  * and date keys only, grouped on the filters' index; outer: names and order), and the
  * total, which counts every entry once (no join to its activities). The inner query
  * reads only columns that times_user_date and times_date cover (sql/004), so one user's
- * month and a year of everyone are index range reads with no table lookup per entry.
+ * month and a year of everyone are index range reads with no table lookup per entry;
+ * everyone's whole months come from their per-month totals (sql/006).
  */
 export function reportQuery(f: TimeListFilters, groupBy: readonly Grouping[]) {
   const where = timeWhere(f);
@@ -59,22 +115,54 @@ export function reportQuery(f: TimeListFilters, groupBy: readonly Grouping[]) {
   // Everyone's entries over dates: the date range of times_date, not a guess of the planner.
   const everyone = f.viewer.seesAll && f.userIds.length === 0 && f.projectIds.length === 0;
   const from = everyone ? 'times t INDEXED BY times_date' : where.from;
-  const keys = groupBy.map((g, i) => ({ g, k: `g.k${i}`, key: `${GROUPS[g].key} AS k${i}` }));
+  const keys = groupBy.map((g, i) => ({ g, k: `g.k${i}` }));
+  const select = (r: string) =>
+    `SELECT ${keys.map(({ g }, i) => `${GROUPS[g].key(r)} AS k${i}`).join(', ')}, sum(${r}.duration) AS duration`;
+  const groups = `GROUP BY ${keys.map((_, i) => `k${i}`).join(', ')}`;
+  const months = everyone ? monthTotalsSource(f, groupBy) : undefined;
+  const days = everyone ? dayColumns(groupBy) : undefined;
   const join = groupBy.includes('activity')
     ? 'CROSS JOIN time_activities ga ON ga.time_id = t.id'
     : '';
-  const inner = `SELECT ${keys.map((k) => k.key).join(', ')}, sum(t.duration) AS duration,
-      count(*) AS entries
-    FROM ${from} ${join} ${clause}
-    GROUP BY ${keys.map((_, i) => `k${i}`).join(', ')}`;
+  // Rows of sums (per month or day) are `d`, entries `t`.
+  let inner: string;
+  let innerParams = params;
+  if (months) {
+    inner = `${select('d')}, sum(d.entries) AS entries FROM (${months.from}) d ${groups}`;
+    innerParams = months.params;
+  } else if (days) {
+    inner = `${select('d')}, sum(d.entries) AS entries
+    FROM (SELECT ${days}, sum(t.duration) AS duration, count(*) AS entries
+      FROM ${from} ${clause} GROUP BY ${days}) d ${groups}`;
+  } else {
+    inner = `${select('t')}, count(*) AS entries FROM ${from} ${join} ${clause} ${groups}`;
+  }
   const rowsSql = `SELECT ${keys.map(({ g, k }) => GROUPS[g].shown(k)).join(', ')}, g.duration,
       g.entries
     FROM (${inner}) g
     ORDER BY ${keys.map(({ g, k }) => GROUPS[g].order(k)).join(', ')}`;
   const totalSql = `SELECT coalesce(sum(t.duration), 0) AS duration, count(*) AS entries
     FROM ${from} ${clause}`;
-  return { rowsSql, totalSql, params };
+  return { rowsSql, rowsParams: innerParams, totalSql, params };
 }
+
+/** The per-month totals (sql/006) as the entries make them now. */
+const FRESH_MONTH_TOTALS = `SELECT substr(date_worked, 1, 7) AS month, project_id, user_id,
+    coalesce(sum(duration) FILTER (WHERE deleted_at IS NULL), 0) AS duration,
+    count(*) FILTER (WHERE deleted_at IS NULL) AS entries,
+    coalesce(sum(duration) FILTER (WHERE deleted_at IS NOT NULL), 0) AS deleted_duration,
+    count(*) FILTER (WHERE deleted_at IS NOT NULL) AS deleted_entries
+  FROM times GROUP BY 1, 2, 3`;
+const KEPT_MONTH_TOTALS = `SELECT month, project_id, user_id, duration, entries, deleted_duration,
+    deleted_entries
+  FROM time_month_totals WHERE entries <> 0 OR deleted_entries <> 0 OR duration <> 0
+    OR deleted_duration <> 0`;
+
+/** (month, project id, user id) whose kept totals differ from their entries: `admin check`. */
+export const WRONG_MONTH_TOTALS_SQL = `SELECT month, project_id, user_id
+  FROM (${KEPT_MONTH_TOTALS} EXCEPT ${FRESH_MONTH_TOTALS})
+  UNION SELECT month, project_id, user_id FROM (${FRESH_MONTH_TOTALS} EXCEPT ${KEPT_MONTH_TOTALS})
+  ORDER BY 1, 2, 3`;
 
 export type ReportStore = ReturnType<typeof createReportStore>;
 
@@ -87,7 +175,7 @@ export function createReportStore(readers: ReaderPool) {
     report(filters: TimeListFilters, groupBy: readonly Grouping[]) {
       const q = reportQuery(filters, groupBy);
       return inSnapshot(readers, (reader) => {
-        const rows = reader.sql(q.rowsSql).all(...q.params) as ReportRow[];
+        const rows = reader.sql(q.rowsSql).all(...q.rowsParams) as ReportRow[];
         const total: Totals = groupBy.includes('activity')
           ? (reader.sql(q.totalSql).get(...q.params) as Totals)
           : rows.reduce(

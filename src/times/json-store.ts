@@ -72,8 +72,11 @@ export const UNMATCHED_USER_JSON_SQL = `SELECT t.uuid FROM times t
 export type TimeJsonStore = ReturnType<typeof createTimeJsonStore>;
 
 export function createTimeJsonStore(db: Db) {
-  const refreshJson = db.prepare(`UPDATE time_json AS j
-    SET json = (SELECT ${COMPUTED} FROM times t WHERE t.id = j.time_id) WHERE j.time_id = ?`);
+  const refreshJson = db
+    .prepare(`UPDATE time_json AS j
+    SET json = (SELECT ${COMPUTED} FROM times t WHERE t.id = j.time_id) WHERE j.time_id = ?
+    RETURNING json`)
+    .pluck();
   // The row's key is kept by the triggers of sql/005; everything else is copied here.
   const copyToUser = db.prepare(`UPDATE time_user_json AS u
     SET project_id = s.project_id, deleted_at = s.deleted_at, changed_at = s.changed_at,
@@ -98,10 +101,14 @@ export function createTimeJsonStore(db: Db) {
     WHERE (user_id, date_worked, time_id) IN (SELECT t.user_id, t.date_worked, t.id
       FROM time_activities ta JOIN times t ON t.id = ta.time_id WHERE ta.activity_id = ?)`);
   return {
-    /** Rewrites one entry's JSON from its rows: the last step of every write of a time. */
-    refresh(timeId: number): void {
-      refreshJson.run(timeId);
+    /**
+     * Rewrites one entry's JSON from its rows (both copies), the last step of every write
+     * of a time, and answers it: the write's response, with no second read of the entry.
+     */
+    refresh(timeId: number): string {
+      const json = refreshJson.get(timeId) as string;
       copyToUser.run(`[${timeId}]`);
+      return json;
     },
 
     /** Computes up to `limit` stale entries' JSON; answers how many it wrote. */

@@ -1,7 +1,7 @@
 // Handlers of /v0/times and /v0/times/:uuid.
 import type { SignedInHandler } from '../auth/session';
 import { dateRangeName, wantsCsv } from '../http/csv';
-import { writeHandlers } from '../http/handlers';
+import { type RunWrite, writeHandlers } from '../http/handlers';
 import { sendCsvList, sendList } from '../http/list';
 import { sendJson } from '../http/respond';
 import { uuidFromPath } from '../identifiers';
@@ -9,7 +9,8 @@ import type { Actor } from '../policy';
 import { TIME_CSV_HEADER, timeCsvCells } from './json';
 import type { TimeService } from './service';
 
-export function timeRoutes(times: TimeService) {
+/** `run`: how writes are run; the server groups them per turn of the event loop. */
+export function timeRoutes(times: TimeService, run?: RunWrite) {
   return {
     list: (ctx, actor) => {
       const csv = wantsCsv(ctx);
@@ -23,6 +24,6 @@ export function timeRoutes(times: TimeService) {
     },
     get: (ctx, actor) =>
       sendJson(ctx.res, 200, times.get(actor, uuidFromPath(ctx.params.uuid), ctx.query)),
-    ...writeHandlers<Actor>(times, (params) => uuidFromPath(params.uuid)),
+    ...writeHandlers<Actor>(times, (params) => uuidFromPath(params.uuid), run),
   } satisfies Record<string, SignedInHandler>;
 }

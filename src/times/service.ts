@@ -42,12 +42,6 @@ export interface TimeServiceDeps {
 
 export function createTimeService(deps: TimeServiceDeps) {
   const { db, times, roleOf } = deps;
-  /** The time as the API shows it, read back inside the write that made it. */
-  const show = (uuid: string, actor: Actor) => {
-    const row = times.findByUuid(uuid, actor.id);
-    if (!row) throw notFound('time');
-    return timeJsonText(row);
-  };
 
   /**
    * The query parameters of GET /times (SPEC §6) → list filters and the caller's
@@ -175,10 +169,9 @@ export function createTimeService(deps: TimeServiceDeps) {
       const fields = parseObject(createTimeSchema, input, 'time');
       return writeTransaction(db, () => {
         const { owner, project, activityIds: ids } = checkNewTime(actor, fields, 'time');
-        const uuid = randomUUID();
-        times.insert(
+        const json = times.insert(
           {
-            uuid,
+            uuid: randomUUID(),
             duration: fields.duration,
             user_id: owner.id,
             project_id: project.id,
@@ -190,7 +183,8 @@ export function createTimeService(deps: TimeServiceDeps) {
           },
           ids,
         );
-        return show(uuid, actor);
+        // The JSON its write stored (json-store.ts refresh): nothing is read back.
+        return timeJsonText({ json });
       });
     },
 
@@ -212,7 +206,7 @@ export function createTimeService(deps: TimeServiceDeps) {
           const ownerRole = roleOf(projectId, ownerId);
           authorize(actor, { do: 'move time', uuid: time, to, project, ownerRole });
         }
-        times.update(
+        const json = times.update(
           {
             id: current.id,
             duration: fields.duration ?? current.duration,
@@ -226,7 +220,7 @@ export function createTimeService(deps: TimeServiceDeps) {
           },
           ids,
         );
-        return show(current.uuid, actor);
+        return timeJsonText({ json });
       });
     },
 

@@ -244,18 +244,22 @@ export function createTimeStore(db: Db, readers: ReaderPool, json: TimeJsonStore
     areActivitiesLive: (activityIds: readonly number[]) =>
       liveActivityCount.get(JSON.stringify(activityIds)) === new Set(activityIds).size,
 
-    insert(time: NewTime, activityIds: readonly number[]): void {
+    /** Stores a new time; answers its API JSON. */
+    insert(time: NewTime, activityIds: readonly number[]): string {
       const id = Number(insert.run(time).lastInsertRowid);
       replaceActivities(id, activityIds);
-      json.refresh(id);
+      return json.refresh(id);
     },
 
-    /** Keeps the current state as a revision, then writes the next one (live again). */
-    update(changes: TimeChanges, activityIds: readonly number[] | undefined): void {
+    /**
+     * Keeps the current state as a revision, then writes the next one (live again);
+     * answers its API JSON.
+     */
+    update(changes: TimeChanges, activityIds: readonly number[] | undefined): string {
       archive.run(changes.id);
       update.run(changes);
       if (activityIds) replaceActivities(changes.id, activityIds);
-      json.refresh(changes.id);
+      return json.refresh(changes.id);
     },
 
     softDelete(id: number, now: number): boolean {
