@@ -353,7 +353,7 @@ export function explain(r: BenchReport): string[] {
       "to 32 MB. But starting a worker thread sets V8's flags again from the command line: " +
       'once the first login had spawned a bcrypt worker the setting was undone and the young ' +
       'generation grew to 32 MB all the same (the 213 MB peak of the run before this one). ' +
-      'The bcrypt pool now sets it again as each worker comes online: in the executable, ' +
+      'Every worker thread (bcrypt, WAL checkpoints) now starts through one function that sets it again as the worker comes online (src/young-generation.ts startWorker): in the executable, ' +
       'one login then 6 s of time reads and 6 s of month reads, new space 32 → 2 MB and RSS ' +
       'after them 145 → 104 MB, as with `NODE_OPTIONS=--max-semi-space-size=1`. The ' +
       'read-only connections keep 2 MiB of page cache each, the writer 16 MiB ' +

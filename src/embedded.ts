@@ -85,10 +85,10 @@ export const CHECKPOINT_WORKER = 'src/db/checkpoint-worker.ts';
 export async function checkpointWorkerSource(): Promise<string> {
   if (isBundled) return (__TIMETRACK_EMBEDDED__ as Embedded).checkpointWorker;
   const { build } = require('esbuild') as typeof import('esbuild');
-  const out = await build({ ...workerBuild(CHECKPOINT_WORKER), write: false });
-  const file = out.outputFiles[0];
-  if (!file) throw new Error('bundling the checkpoint worker produced no output');
-  return file.text;
+  return bundledText(
+    CHECKPOINT_WORKER,
+    await build({ ...workerBuild(CHECKPOINT_WORKER), write: false }),
+  );
 }
 
 /** build.mjs's esbuild settings for a worker's entry point. */
@@ -103,8 +103,12 @@ const workerBuild = (entry: string) => ({
 /** A worker bundled on the fly: from source at run time, and by build.mjs. */
 export function bundleWorker(entry: string): string {
   const { buildSync } = require('esbuild') as typeof import('esbuild');
-  const out = buildSync({ ...workerBuild(entry), write: false });
-  const file = out.outputFiles[0];
+  return bundledText(entry, buildSync({ ...workerBuild(entry), write: false }));
+}
+
+/** The one file esbuild wrote for `entry`, as text. */
+function bundledText(entry: string, out: { outputFiles?: { text: string }[] }): string {
+  const file = out.outputFiles?.[0];
   if (!file) throw new Error(`bundling ${entry} produced no output`);
   return file.text;
 }

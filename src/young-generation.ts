@@ -10,15 +10,24 @@
 //
 // Starting a worker thread sets V8's flags again from the command line, which undoes this
 // one for the whole process (measured: a server that had spawned its bcrypt workers grew
-// its young generation to 32 MB all the same, 16 MB more RSS under reads): the bcrypt
-// pool sets it once more whenever a worker is online (keepYoungGenerationSmall).
+// its young generation to 32 MB all the same, 16 MB more RSS under reads): so every
+// worker thread of the server starts through startWorker, which sets it once more when
+// the worker is online.
 import { setFlagsFromString } from 'node:v8';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 const SERVE = process.argv.slice(2).includes('serve');
 
 /** Holds the young generation at its first size, in `serve` only. */
-export function keepYoungGenerationSmall(): void {
+function keepYoungGenerationSmall(): void {
   if (SERVE) setFlagsFromString('--semi-space-growth-factor=1');
 }
 
 keepYoungGenerationSmall();
+
+/** A worker thread (bcrypt, WAL checkpoints) that leaves the setting above in place. */
+export function startWorker(source: string, options: WorkerOptions): Worker {
+  const worker = new Worker(source, options);
+  worker.once('online', keepYoungGenerationSmall);
+  return worker;
+}

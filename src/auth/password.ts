@@ -2,9 +2,9 @@
 // stall other requests). Stored hashes are bcrypt with cost 10 and prefix $2a$, as the
 // TimeSync clients produce them.
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { bcryptWorkerSource } from '../embedded';
-import { keepYoungGenerationSmall } from '../young-generation';
+import { startWorker } from '../young-generation';
 import type { BcryptTask } from './bcrypt-worker';
 
 /** A bcrypt hash as bcrypt itself reads it: prefix, cost 04-31, salt and digest. */
@@ -84,9 +84,7 @@ export function createPasswordHasher(
 
   const spawn = (): Worker => {
     source ??= bcryptWorkerSource();
-    const worker = new Worker(source, { eval: true });
-    // Its start undid the server's young-generation setting (young-generation.ts).
-    worker.once('online', keepYoungGenerationSmall);
+    const worker = startWorker(source, { eval: true });
     worker.on('message', (msg: { id: number; result?: string | boolean; error?: string }) => {
       const p = pending.get(msg.id);
       pending.delete(msg.id);

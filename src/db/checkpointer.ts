@@ -4,9 +4,9 @@
 // in-process on the 1,000,000-entry set, creates went from ~1,000–2,000/s to ~3,000/s
 // without it (docs/benchmarks.md). PASSIVE checkpoints never block the writer or readers;
 // the WAL is started over by the next write after one has copied everything, as before.
-import { Worker } from 'node:worker_threads';
 import { checkpointWorkerSource } from '../embedded';
 import type { Logger } from '../log';
+import { startWorker } from '../young-generation';
 import type { CheckpointMessage, CheckpointWorkerData } from './checkpoint-worker';
 import { nativeBindingFile } from './native';
 import type { Db } from './open';
@@ -14,7 +14,10 @@ import type { Db } from './open';
 /** How often the worker copies the WAL: ~1,000 pages at 2,000 creates/s. */
 export const CHECKPOINT_INTERVAL_MS = 100;
 
-/** SQLite's own default, given back to the writer should the worker fail. */
+/**
+ * SQLite's automatic checkpoint length: given back to the writer should the worker fail,
+ * and the WAL length at which the worker asks the writer for a pause.
+ */
 const AUTOCHECKPOINT_PAGES = 1000;
 
 /**
@@ -32,9 +35,6 @@ export interface Checkpointer {
   /** Stops the worker (after its checkpoint in progress); the caller may then checkpoint. */
   stop(): Promise<void>;
 }
-
-/** A WAL this long asks the writer for a pause (SQLite's automatic checkpoint length). */
-const QUIET_AFTER_PAGES = 1000;
 
 /**
  * How long after start-up the worker is started: its thread loading the bundle and the
@@ -97,10 +97,10 @@ function spawnCheckpointer(
     file,
     addonFile: nativeBindingFile(),
     intervalMs: CHECKPOINT_INTERVAL_MS,
-    quietAfterPages: QUIET_AFTER_PAGES,
+    quietAfterPages: AUTOCHECKPOINT_PAGES,
   };
   db.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
-  const worker = new Worker(source, { eval: true, workerData: data });
+  const worker = startWorker(source, { eval: true, workerData: data });
   let ready = () => {};
   const started = new Promise<void>((resolve) => {
     ready = resolve;
