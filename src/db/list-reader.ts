@@ -1,5 +1,7 @@
 // A list statement read in one snapshot on a connection of its own (db/readers.ts): what
-// http/list.ts pages through and writes out. Stores build the SQL; this runs it.
+// http/list.ts pages through and writes out. Stores build the SQL; this runs it. A short
+// list of JSON texts may instead be read whole, as its body (readWholeList).
+import type { Statement } from 'better-sqlite3';
 import type { ReaderPool } from './readers';
 
 /** A store's list statement: fixed SQL chosen by which filters are present. */
@@ -8,7 +10,45 @@ export interface ListQuery {
   countSql: string;
   /** SELECT of the rows in list order, ending with `LIMIT ? OFFSET ?`. */
   pageSql: string;
+  /** For rows that are API JSON texts already: how to read the list whole when short. */
+  whole?: WholeListSql;
   params: readonly unknown[];
+}
+
+/** The statements of readWholeList, with the parameters of the list's. */
+export interface WholeListSql {
+  /** SELECT of how many rows there are, counting no further than a last parameter. */
+  cappedCountSql: string;
+  /** SELECT of the whole list, unpaged, as one JSON array: a BLOB of its UTF-8. */
+  bodySql: string;
+}
+
+/** A short list's body in one piece, and its length. */
+export interface WholeList {
+  count: number;
+  body: Buffer;
+}
+
+/**
+ * The list as one JSON array when it has at most `cap` rows (undefined otherwise), read in
+ * the snapshot the caller holds: counted no further than `cap + 1`, then its body read.
+ */
+export function readWholeList(
+  sql: (text: string) => Statement,
+  query: ListQuery & { whole: WholeListSql },
+  cap: number,
+): WholeList | undefined {
+  const { whole, params } = query;
+  const count = sql(whole.cappedCountSql)
+    .pluck()
+    .get(...params, cap + 1) as number;
+  if (count > cap) return undefined;
+  return {
+    count,
+    body: sql(whole.bodySql)
+      .pluck()
+      .get(...params) as Buffer,
+  };
 }
 
 /**
@@ -25,7 +65,10 @@ export function readList<Row>(readers: ReaderPool, query: ListQuery, toText: (ro
     throw err;
   }
   const page = reader.sql(query.pageSql);
+  const { whole } = query;
   return {
+    /** The list as its body when it has at most `cap` rows (readWholeList); else undefined. */
+    whole: whole ? (cap: number) => readWholeList(reader.sql, { ...query, whole }, cap) : undefined,
     read: (limit: number, skip: number): string[] =>
       (page.all(...query.params, limit, skip) as Row[]).map(toText),
     *iterate(limit: number, skip: number): Iterable<string> {

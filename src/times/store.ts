@@ -2,7 +2,7 @@
 // written by SQLite (json-store.ts): a listed time is one text column, with no JavaScript
 // object made and serialised per row — one user's month is hundreds of rows. Every write
 // of an entry ends by rewriting its stored JSON, in the same transaction.
-import { readList } from '../db/list-reader';
+import { type ListQuery, readList, type WholeListSql } from '../db/list-reader';
 import type { Db } from '../db/open';
 import type { ReaderPool } from '../db/readers';
 import { type TimeRow, timeText } from './json';
@@ -116,26 +116,47 @@ export function timeWhere(f: TimeListFilters, timeId = 't.id'): TimeWhere {
  * where they lie together with their JSON and all the filters need, instead of a table
  * row and a time_json row per entry on pages of their own.
  */
-export function timeListQuery(f: TimeListFilters) {
+export function timeListQuery(f: TimeListFilters): ListQuery & { whole: WholeListSql } {
   if (f.userIds.length > 0 && !f.includeRevisions) {
     // time_user_json has the columns of times that timeWhere reads, under the same names.
     // (The JSON of a stale row is computed over `times t`: the rows are named `l` there.)
     const { clause, params } = timeWhere(f, 't.time_id');
     const rows = `SELECT t.time_id, t.json, t.changed_at, t.uuid FROM time_user_json t ${clause}`;
-    return {
-      countSql: `SELECT count(*) FROM time_user_json t ${clause}`,
-      pageSql: `SELECT ${userJsonText('l')} AS json FROM (${rows}) l
-        ORDER BY l.changed_at, l.uuid LIMIT ? OFFSET ?`,
-      params,
-    };
+    const ordered = `SELECT ${userJsonText('l')} AS json FROM (${rows}) l
+      ORDER BY l.changed_at, l.uuid`;
+    // The counts read the narrow times_user_date, which covers every column they test
+    // (~50 µs for one user's month, against ~120 µs over the wide time_user_json); the
+    // same filters, so the same parameters.
+    return timeList(timeWhere(f), ordered, params);
   }
-  const { from, clause, params } = timeWhere(f);
-  return {
-    countSql: `SELECT count(*) FROM ${from} ${clause}`,
-    pageSql: `SELECT ${timeJson(f.includeRevisions)} AS json FROM ${from} ${clause} ${TIME_ORDER} LIMIT ? OFFSET ?`,
-    params,
-  };
+  const where = timeWhere(f);
+  const ordered = `SELECT ${timeJson(f.includeRevisions)} AS json FROM ${where.from} ${where.clause} ${TIME_ORDER}`;
+  return timeList(where, ordered, where.params);
 }
+
+/**
+ * A time list's statements: counted over `counted`, its rows `ordered` (a `json` column in
+ * list order, no LIMIT). Read whole, it is one JSON array joined by SQLite, unpaged:
+ * `ORDER BY … LIMIT` makes SQLite keep a B-tree of the best rows instead of using its
+ * sorter, which for one user's month (~550 rows of ~300 bytes) cost as much as all the
+ * rest of the statement. SQLite keeps the ORDER BY of a FROM subquery whose outer query
+ * has an order-sensitive aggregate such as group_concat (select.c, the rules for omitting
+ * an ORDER BY), so the rows are joined in list order; test/times.test.ts checks it.
+ */
+const timeList = (
+  counted: TimeWhere,
+  ordered: string,
+  params: unknown[],
+): ListQuery & { whole: WholeListSql } => ({
+  countSql: `SELECT count(*) FROM ${counted.from} ${counted.clause}`,
+  pageSql: `${ordered} LIMIT ? OFFSET ?`,
+  whole: {
+    cappedCountSql: `SELECT count(*) FROM (SELECT 1 FROM ${counted.from} ${counted.clause} LIMIT ?)`,
+    bodySql: `SELECT CAST('[' || coalesce(group_concat(json, ','), '') || ']' AS BLOB)
+      FROM (${ordered})`,
+  },
+  params,
+});
 
 /** The columns a write of a time sets, on insert and on update alike. */
 interface TimeColumns {
