@@ -111,7 +111,7 @@ function probes(
   const times = s.timeSamples.map((t) => ({ uuid: t.uuid, viewer: actor(t.user).id }));
   const oneTime = () => {
     const t = rng.pick(times);
-    return stores.times.findByUuid(t.uuid, t.viewer);
+    return stores.times.findToView(t.uuid, t.viewer, false);
   };
   const oneProject = () => stores.projects.findBySlug(rng.pick(s.projectSlugs));
   const project: Probe = {
@@ -172,7 +172,7 @@ function probes(
       sc.reportYears.map((r) => r.path),
     ),
     time: {
-      what: 'timeStore.findByUuid (one statement)',
+      what: 'timeStore.findToView (one statement)',
       op: oneTime,
       withJson: () => toJsonText(timeJsonText(oneTime() as TimeRow)),
     },

@@ -233,7 +233,7 @@ export function profileLines(p: ProfileSummary): string[] {
     `Main-thread CPU profile of the server over the whole run (${fmt(p.totalMs / 1000)} s sampled), share of busy time.`,
     'V8 counts time inside native calls (a SQLite statement step, `JSON.stringify`) as self',
     'time of the JS function that makes them, so `streamList` below is mostly SQLite',
-    'stepping the list query, and `findByUuid` / `findActor` are their statements.',
+    'stepping the list query, and `findToView` / `findActor` are their statements.',
     '',
     ...p.categories.map((c) => `- ${c.name}: ${pct(c.share)} (${fmt(c.ms)} ms)`),
     '',

@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import bcrypt from 'bcryptjs';
 import Database from 'better-sqlite3';
-import type { HasherEvent } from '../src/auth/password';
+import { createPasswordHasher, type HasherEvent } from '../src/auth/password';
 import { SWEEP_BATCH } from '../src/auth/throttle';
 import { authenticationBody } from './helpers/errors';
 import { createUser, type TestUser } from './helpers/factories';
@@ -165,6 +165,7 @@ function bcryptEvents() {
     finished: 0,
     dropped: 0,
     refused: 0,
+    exited: 0,
   };
   const waiting = new Set<{ done: () => boolean; resolve: () => void }>();
   const onEvent = (event: HasherEvent) => {
@@ -198,6 +199,29 @@ async function createSlowUser(server: TestServer) {
 
 // A guard against a hang if an awaited event never comes, not a timing assertion.
 const GUARD = { timeout: 120_000 };
+
+describe('bcrypt worker threads with nothing to do', GUARD, () => {
+  it('exit, and the next password check starts one again', async (t) => {
+    const events = bcryptEvents();
+    const hasher = createPasswordHasher(2, { onEvent: events.onEvent, idleExitMs: 50 });
+    t.after(() => hasher.close());
+    assert.equal(hasher.workers(), 0, 'none before the first task');
+    const hash = await hasher.hash('a password');
+    assert.equal(hasher.workers(), 1);
+    await events.until(() => events.counts.exited === 1);
+    assert.equal(hasher.workers(), 0, 'none once idle');
+    // Both workers of a burst exit; the checks still answer right meanwhile.
+    const checks = await Promise.all([
+      hasher.compare('a password', hash),
+      hasher.compare('another', hash),
+    ]);
+    assert.deepEqual(checks, [true, false]);
+    assert.equal(hasher.workers(), 2);
+    await events.until(() => events.counts.exited === 3);
+    assert.equal(hasher.workers(), 0);
+    assert.equal(await hasher.compare('a password', hash), true);
+  });
+});
 
 describe('bounded bcrypt queue (item 3)', GUARD, () => {
   it('refuses a login at once with kind 7 and Retry-After when the queue is full', async () => {

@@ -30,6 +30,8 @@ export interface PasswordHasher {
   compare(password: string, hash: string, signal?: AbortSignal): Promise<boolean>;
   /** Tasks waiting for a worker now (the metrics' bcrypt queue length). */
   waiting(): number;
+  /** Worker threads running now: none until the first task, none again once idle. */
+  workers(): number;
   close(): Promise<void>;
 }
 
@@ -47,8 +49,8 @@ export class TaskDroppedError extends Error {
   }
 }
 
-/** What happens to tasks, for tests that count work instead of timing it. */
-export type HasherEvent = 'queued' | 'started' | 'finished' | 'dropped' | 'refused';
+/** What happens to tasks and workers, for tests that count work instead of timing it. */
+export type HasherEvent = 'queued' | 'started' | 'finished' | 'dropped' | 'refused' | 'exited';
 
 export interface HasherOptions {
   /**
@@ -58,6 +60,8 @@ export interface HasherOptions {
   queuePerWorker?: number;
   /** Internal: called on every event of every task. */
   onEvent?: (event: HasherEvent) => void;
+  /** Internal: how long a worker waits for a task before it exits (tests shorten it). */
+  idleExitMs?: number;
 }
 
 type Pending = { resolve: (v: string | boolean) => void; reject: (e: Error) => void };
@@ -65,6 +69,13 @@ type Waiting = { task: BcryptTask; detach: () => void };
 
 /** Until a task has been measured: cost 10 takes ~70 ms on a current core. */
 const FIRST_ESTIMATE_MS = 100;
+
+/**
+ * A worker with no task for this long exits. Each is a V8 isolate of several MB that a
+ * server kept for good after its first logins (docs/benchmarks.md, Memory); the next
+ * login starts one again, which costs a few ms beside bcrypt's ~70.
+ */
+export const BCRYPT_IDLE_EXIT_MS = 10_000;
 
 export function createPasswordHasher(
   size = Math.max(1, availableParallelism()),
@@ -77,6 +88,8 @@ export function createPasswordHasher(
   const pending = new Map<number, Pending>();
   const maxWaiting = (options.queuePerWorker ?? Number.POSITIVE_INFINITY) * size;
   const emit = options.onEvent ?? (() => {});
+  const idleExitMs = options.idleExitMs ?? BCRYPT_IDLE_EXIT_MS;
+  const idleTimers = new Map<Worker, NodeJS.Timeout>();
   const startedAt = new Map<number, number>();
   let averageMs = FIRST_ESTIMATE_MS;
   let nextId = 1;
@@ -110,10 +123,34 @@ export function createPasswordHasher(
     worker.postMessage(task);
   };
 
+  /** Takes an idle worker for a task; its exit timer stops. */
+  const takeIdle = (): Worker | undefined => {
+    const worker = idle.pop();
+    if (worker) {
+      clearTimeout(idleTimers.get(worker));
+      idleTimers.delete(worker);
+    }
+    return worker;
+  };
+
+  /** Nothing to do: the worker waits, and exits after idleExitMs with still nothing. */
+  const rest = (worker: Worker) => {
+    idle.push(worker);
+    const timer = setTimeout(() => {
+      idleTimers.delete(worker);
+      idle.splice(idle.indexOf(worker), 1);
+      workers.splice(workers.indexOf(worker), 1);
+      void worker.terminate();
+      emit('exited');
+    }, idleExitMs);
+    timer.unref();
+    idleTimers.set(worker, timer);
+  };
+
   const dispatch = (worker: Worker) => {
     const next = queue.entries().next();
     if (next.done) {
-      idle.push(worker);
+      rest(worker);
       return;
     }
     const [id, waiting] = next.value;
@@ -132,7 +169,7 @@ export function createPasswordHasher(
         reject(new TaskDroppedError());
         return;
       }
-      const worker = idle.pop() ?? (workers.length < size ? spawn() : undefined);
+      const worker = takeIdle() ?? (workers.length < size ? spawn() : undefined);
       if (!worker && queue.size >= maxWaiting) {
         emit('refused');
         reject(new HasherBusyError(retryAfter()));
@@ -165,7 +202,10 @@ export function createPasswordHasher(
     compare: async (password, hash, signal) =>
       (await run({ op: 'compare', password, hash }, signal)) as boolean,
     waiting: () => queue.size,
+    workers: () => workers.length,
     async close() {
+      for (const timer of idleTimers.values()) clearTimeout(timer);
+      idleTimers.clear();
       await Promise.all(workers.map((w) => w.terminate()));
       workers.length = 0;
       idle.length = 0;

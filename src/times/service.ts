@@ -151,7 +151,7 @@ export function createTimeService(deps: TimeServiceDeps) {
     get(actor: Actor, uuid: string, query: URLSearchParams) {
       const includeDeleted = booleanParam(query, 'include_deleted');
       const includeRevisions = booleanParam(query, 'include_revisions');
-      const row = times.findByUuid(uuid, actor.id, includeRevisions);
+      const row = times.findToView(uuid, actor.id, includeRevisions);
       if (!row || (row.deleted_at !== null && !includeDeleted)) throw notFound('time');
       const role = {
         member: row.viewer_member === 1,

@@ -188,22 +188,45 @@ export interface LiveProject {
 export type TimeStore = ReturnType<typeof createTimeStore>;
 
 /**
- * One time by uuid (parameters: viewer id, uuid) with what the service decides on: ids,
- * activity ids and the viewer's role in the time's project, in one indexed lookup.
+ * One time by uuid (parameters: viewer id, uuid) with what the service decides on when it
+ * writes: ids, activity ids and the viewer's role in the time's project, in one indexed
+ * lookup.
  */
-export const timeByUuidSql = (withParents: boolean) =>
+export const timeByUuidSql = () =>
   `SELECT t.id, t.uuid, t.user_id, t.project_id, t.duration, t.date_worked, t.issue_uri,
     t.notes, t.deleted_at,
     (SELECT json_group_array(activity_id ORDER BY activity_id) FROM time_activities
       WHERE time_id = t.id) AS activity_ids,
+    coalesce(pu.member, 0) AS viewer_member, coalesce(pu.spectator, 0) AS viewer_spectator,
+    coalesce(pu.manager, 0) AS viewer_manager, ${timeJson(false)} AS json
+  FROM times t LEFT JOIN project_users pu ON pu.project_id = t.project_id AND pu.user_id = ?
+  WHERE t.uuid = ?`;
+
+/** What GET /times/:uuid decides on: a time's owner, deletion, JSON and the viewer's role. */
+export interface ViewedTime extends TimeRow {
+  uuid: string;
+  user_id: number;
+  deleted_at: number | null;
+  viewer_member: number;
+  viewer_spectator: number;
+  viewer_manager: number;
+}
+
+/**
+ * timeByUuidSql less what only writes need (the activity ids, gathered per entry): the
+ * statement of the commonest single read, ~8 against ~12 µs in-process.
+ */
+export const timeViewSql = (withParents: boolean) =>
+  `SELECT t.uuid, t.user_id, t.deleted_at,
     coalesce(pu.member, 0) AS viewer_member, coalesce(pu.spectator, 0) AS viewer_spectator,
     coalesce(pu.manager, 0) AS viewer_manager, ${timeJson(withParents)} AS json
   FROM times t LEFT JOIN project_users pu ON pu.project_id = t.project_id AND pu.user_id = ?
   WHERE t.uuid = ?`;
 
 export function createTimeStore(db: Db, readers: ReaderPool, json: TimeJsonStore) {
-  const byUuidPlain = db.prepare(timeByUuidSql(false));
-  const byUuidWithParents = db.prepare(timeByUuidSql(true));
+  const byUuid = db.prepare(timeByUuidSql());
+  const viewPlain = db.prepare(timeViewSql(false));
+  const viewWithParents = db.prepare(timeViewSql(true));
 
   const liveProjectBySlug = db.prepare(`SELECT p.id, da.id AS default_activity_id
       FROM project_slugs s JOIN projects p ON p.id = s.project_id
@@ -250,9 +273,13 @@ export function createTimeStore(db: Db, readers: ReaderPool, json: TimeJsonStore
 
   return {
     /** Any time with that uuid, deleted ones included, with viewerId's role in its project. */
-    findByUuid(uuid: string, viewerId: number, withParents = false): StoredTime | undefined {
-      const stmt = withParents ? byUuidWithParents : byUuidPlain;
-      return stmt.get(viewerId, uuid) as StoredTime | undefined;
+    findByUuid: (uuid: string, viewerId: number) =>
+      byUuid.get(viewerId, uuid) as StoredTime | undefined,
+
+    /** findByUuid for a read: what viewing it needs, its history too if asked for. */
+    findToView(uuid: string, viewerId: number, withParents: boolean): ViewedTime | undefined {
+      const stmt = withParents ? viewWithParents : viewPlain;
+      return stmt.get(viewerId, uuid) as ViewedTime | undefined;
     },
 
     /** The list of GET /times in a snapshot of its own. */
