@@ -10,7 +10,8 @@ const LIMITS: Record<RowId, string> = {
     'Per request the server splits the target, routes, looks the token up among those it ' +
     'has verified (HMAC-SHA512 and a JSON parse only the first time) and the caller among ' +
     'the holders it keeps (after one `PRAGMA data_version` probe), runs one statement (the ' +
-    "time's stored JSON and the viewer's role in its project), writes a JSON log line " +
+    "time's stored JSON, its owner and deletion, and the viewer's role in its project; not " +
+    'the activity ids only writes need: ~8 against ~12 µs in-process), writes a JSON log line ' +
     '(batched: one write to stdout per turn of the event loop) and the response to the ' +
     'socket. In the profile of this row (before the caches and the batched log) the ' +
     'socket writes (`writev`, kernel time) are the largest single item (~27 % of busy time), ' +
@@ -25,18 +26,16 @@ const LIMITS: Record<RowId, string> = {
     'heavier in SQLite and the response larger.',
   month:
     "One user's month in this data set is ~550 entries (1,000,000 entries / 50 users / 36 " +
-    'months), a ~170 KB response. SQLite reads it as one range of `time_user_json` ' +
-    '(sql/005: the stored JSON again, with deletion, project and last change, clustered by ' +
-    'user and date: ~45–65 neighbouring pages instead of one table row and one `time_json` ' +
-    'row per entry, ~1,100 pages spread over the file), then sorts the month by last ' +
-    "change; the server writes the rows' texts into one buffer and sends it with a " +
-    '`Content-Length` — no `count(*)`, since a list that ends within its first 1,000 rows ' +
-    'counts itself. The statement alone is ~0.8–1 ms in-process at load ~4 (2.8 ms before ' +
-    'sql/005 with a 16 MiB cache, 6 ms with 2 MiB); in the profile of this row before the ' +
-    'buffer, joining the texts as a string (`Array.prototype.join`, ~1 ms for 160 KB), ' +
-    '`Buffer.byteLength` and the encoding on write took more than the statement. All of it ' +
-    'is CPU on the one event-loop thread, so at 10 connections p99 ≈ 10 × the service ' +
-    'time of one month plus whatever else the machine schedules.',
+    'months), a ~170 KB response. It is counted in the covering `times_user_date` (no ' +
+    'further than 1,001), and being short it is read whole in one statement that answers ' +
+    'the body: one range of `time_user_json` (sql/005: the stored JSON with what the list ' +
+    'filters on, clustered by user and date, ~45–65 neighbouring pages), sorted by last ' +
+    "change with SQLite's sorter and joined by `group_concat` into one BLOB that is written " +
+    'to the socket as it is (src/times/store.ts timeList, src/http/list.ts). In-process ' +
+    '~0.4 ms: the count ~0.05 ms, the body ~0.33 ms, of which the reads of pages outside ' +
+    "the reader's 2 MiB cache (`pread`) and the sort are the most. All of it runs on the " +
+    'one event-loop thread, so at 10 connections p99 ≈ 10 × the service time of one month ' +
+    'plus whatever else the machine schedules.',
   create:
     'The creates whose bodies arrive in the same turn of the event loop share one ' +
     '`BEGIN IMMEDIATE` transaction, each in a savepoint of its own, and are answered after ' +
@@ -101,13 +100,13 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'Closing the gap: as for 1a; in addition the users map could be kept as a denormalised ' +
     'JSON column updated with the map, instead of `json_group_object` on every read.',
   month:
-    'Closing the gap: p99 < 15 ms at 10 connections on one event loop means a month in ' +
-    '~1.5 ms with HTTP, which the statement (~0.8–1 ms) and the buffer (~0.1 ms) now leave ' +
-    'room for on a quiet core; what is left per month is the sort by last change (the ' +
-    'rows carry their JSON through it) and the socket write. Beyond that: list queries ' +
-    'answered by a worker thread with its own read-only connection, so that months are ' +
-    'served on both cores (when the machine has a core to spare: here the load generator ' +
-    'and other work share them), at the cost of one more V8 isolate in memory.',
+    'Closing the gap: the statement is down to ~0.4 ms; what is left per month on the ' +
+    'event loop is HTTP and ~0.2 ms of kernel time writing 170 KB and reading the pages the ' +
+    'cache does not hold. A worker thread with its own read-only connection, reading short ' +
+    'lists for the event loop, was built and measured (see Hot spots): ~2,000 months/s and ' +
+    "p99 13–17 ms, but ~40 MB more peak RSS, held by glibc in the worker thread's malloc " +
+    "arena, which Node cannot tune at run time. That is the next step once the arena's " +
+    'growth is understood.',
   create:
     'Closing the gap: what is left per create is its statements (~250 µs in-process, the ' +
     'index inserts and the JSON the largest) and HTTP; the checkpoints, most of the cost ' +
@@ -312,6 +311,38 @@ const HOT_SPOTS = [
   'before, 1,308 without the read-back, 1,430 grouped by 10; updates 1,373 → 1,404 → 1,406.',
   'Small beside the checkpoints, which were most of the commit.',
   '',
+  "**Fixed — the month's ORDER BY … LIMIT** (issue 20, third round; src/times/store.ts",
+  'timeList). The page statement of a list ends in `ORDER BY … LIMIT ? OFFSET ?`; with any',
+  'LIMIT (even -1) SQLite keeps the best rows in a B-tree instead of sorting with its',
+  "sorter, and a month's rows carry ~300 bytes of JSON each. In-process on the",
+  '1,000,000-entry set, 500 user-months in turn (quiet machine): the page read with the',
+  'JSON joined in JavaScript ~790–960 µs; the same rows sorted without a LIMIT and joined by',
+  '`group_concat` into one BLOB ~310–340 µs; without any ORDER BY ~335 µs (so the sort itself',
+  'is cheap). A capped LIMIT before the sort was no help (~600 µs: the sorter over a',
+  'co-routine), so a short list is counted first, in the covering `times_user_date` (~50',
+  'µs, against ~120 µs over `time_user_json`), and read whole only when it ends within the',
+  "first 1,000 rows; 1,200 lists (users' months and everyone's months, as owner and as",
+  'admin) gave byte-identical bodies. Through HTTP (executable, 10 connections, 6 s turns,',
+  'quiet machine): the month 700–800 → 1,320–1,350 req/s, p50 11–13 → 6.6 ms, p99 25–33',
+  '→ 15.4–16.6 ms, user CPU per month 1.1–1.2 → 0.56 ms.',
+  '',
+  '**Tried and left out — short lists on a worker thread.** A worker with its own',
+  'read-only connection read short lists whole and handed the body over (its memory',
+  'transferred, not copied), so that the SQL ran on the second core. Months went to',
+  '1,900–2,030 req/s with p99 13.0–13.6 ms, but peak RSS rose by ~40–55 MB (hwm 180 against',
+  "125 MB over the same rows). glibc's malloc_stats (through gdb) showed why: 57–65 MB of",
+  "malloc'd memory against 24 MB without the worker, most of it free but kept in the",
+  "worker thread's arena (SQLite's sorter, `group_concat` and the result copies of each",
+  '~170 KB body, and the bodies freed later by the event loop). Copying each body into a',
+  'fixed shared slab, collecting the young generation after every body, or sending text',
+  "instead did not bring it down (text cost ~700 µs of kernel time per month in V8's",
+  'large-object pages). Its growth would need glibc settings (M_MMAP_THRESHOLD,',
+  'M_TRIM_THRESHOLD) that Node cannot set after start-up; the in-thread statement above is',
+  'what shipped.',
+  '',
+  '**Fixed — bcrypt workers for good.** The pool started by the first logins kept its',
+  'isolates for the life of the server; a worker now exits after 10 s without a task.',
+  '',
 ];
 
 export function explain(r: BenchReport): string[] {
@@ -357,9 +388,11 @@ export function explain(r: BenchReport): string[] {
       'one login then 6 s of time reads and 6 s of month reads, new space 32 → 2 MB and RSS ' +
       'after them 145 → 104 MB, as with `NODE_OPTIONS=--max-semi-space-size=1`. The ' +
       'read-only connections keep 2 MiB of page cache each, the writer 16 MiB ' +
-      "(src/db/open.ts). What is left at the peak: the writer's cache, the bcrypt workers " +
-      '(one V8 isolate each, row 5), the V8 old generation and the allocator; ' +
-      '`MALLOC_ARENA_MAX=1` saved ~9 MB on row 1a.',
+      '(src/db/open.ts). A bcrypt worker (one V8 isolate each) exits after 10 s without a ' +
+      'task (src/auth/password.ts): the pool the first logins start no longer stays for the ' +
+      "server's life, so only rows with logins (row 5) carry it. What is left at the peak: " +
+      "the writer's cache, the V8 old generation and the allocator; `MALLOC_ARENA_MAX=1` " +
+      'saved ~9 MB on row 1a.',
     '',
     ...HOT_SPOTS,
     ...(r.profile ? ['## CPU profile', '', ...profileLines(r.profile), ''] : []),

@@ -158,6 +158,8 @@ describe('the web app: administration', { skip }, () => {
     await page.getByRole('status').getByText('Restored Reviews').waitFor();
     const back = (await server.api.get('/activities/code-review', siteManager.token)).body as any;
     assert.deepEqual([back.name, back.deleted_at, back.revision], ['Reviews', null, 3]);
+    // The list is read again after the status shows: wait for the row, then count it.
+    await page.getByRole('button', { name: 'Edit Reviews' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Edit Reviews' }).count(), 1);
 
     await page.getByRole('link', { name: 'Roles' }).click();
