@@ -107,11 +107,10 @@ const CLOSE: Partial<Record<RowId, string>> = {
   month:
     'Closing the gap: the statement is down to ~0.4 ms; what is left per month on the ' +
     'event loop is HTTP and ~0.2 ms of kernel time writing 170 KB and reading the pages the ' +
-    'cache does not hold. A worker thread with its own read-only connection, reading short ' +
-    'lists for the event loop, was built and measured (see Hot spots): ~2,000 months/s and ' +
-    "p99 13–17 ms, but ~40 MB more peak RSS, held by glibc in the worker thread's malloc " +
-    "arena, which Node cannot tune at run time. That is the next step once the arena's " +
-    'growth is understood.',
+    'cache does not hold. Short lists read on a worker thread with a read-only connection ' +
+    'of its own, the body copied into a slot of a shared buffer, met it in a full run ' +
+    '(2,014 req/s, p99 11.3 ms) but cost ~15–18 MB of RSS in every row and took the peak ' +
+    'to 175 MB (see Hot spots): it waits for memory to spare, the year-report row first.',
   create:
     'Closing the gap: what is left per create is its statements (~250 µs in-process, the ' +
     'index inserts and the JSON the largest) and HTTP; the checkpoints, most of the cost ' +
@@ -331,19 +330,27 @@ const HOT_SPOTS = [
   'quiet machine): the month 700–800 → 1,320–1,350 req/s, p50 11–13 → 6.6 ms, p99 25–33',
   '→ 15.4–16.6 ms, user CPU per month 1.1–1.2 → 0.56 ms.',
   '',
-  '**Tried and left out — short lists on a worker thread.** A worker with its own',
-  'read-only connection read short lists whole and handed the body over (its memory',
-  'transferred, not copied), so that the SQL ran on the second core. Months went to',
-  '1,900–2,030 req/s with p99 13.0–13.6 ms, but peak RSS rose by ~40–55 MB (hwm 180 against',
-  "125 MB over the same rows). glibc's malloc_stats (through gdb) showed why: 57–65 MB of",
-  "malloc'd memory against 24 MB without the worker, most of it free but kept in the",
-  "worker thread's arena (SQLite's sorter, `group_concat` and the result copies of each",
-  '~170 KB body, and the bodies freed later by the event loop). Copying each body into a',
-  'fixed shared slab, collecting the young generation after every body, or sending text',
-  "instead did not bring it down (text cost ~700 µs of kernel time per month in V8's",
-  'large-object pages). Its growth would need glibc settings (M_MMAP_THRESHOLD,',
-  'M_TRIM_THRESHOLD) that Node cannot set after start-up; the in-thread statement above is',
-  'what shipped.',
+  '**Tried and left out — short lists on a worker thread** (kept on the branch',
+  '`short-list-worker`). A worker with its own read-only connection read short lists',
+  'whole, so that the SQL of one month ran on the second core while the event loop',
+  "answered others. Handing the worker's result buffer over (transferred, not copied)",
+  "made months ~2,000 req/s at p99 13–14 ms but added ~50 MB of RSS: glibc's malloc_stats",
+  "(through gdb) showed 57–65 MB malloc'd against 24 MB, most of it in the worker thread's",
+  "arena, where each ~170 KB body was allocated and from which the event loop's garbage",
+  'collector freed it much later. Apart from the server, 6,000 months read with 10 in',
+  'flight: 89 MB RSS on the event loop, 143 MB from a worker with transferred buffers (a',
+  'minor collection on the event loop after each did not help), 97 MB when the worker',
+  'copies each body into a slot of a shared buffer and drops its own, ~15 % faster than',
+  'the event loop alone. Built that way (16 slots of 256 KiB, each taken again when its',
+  'response closes; a minor collection in the worker every 16 lists, 49 → 24 MB in use),',
+  'a full run of this benchmark (commit ab91e25, same machine, 06:30 UTC) met the month:',
+  '2,014 req/s, p50 4.67 ms, p99 11.3 ms, creates 2,537/s; but peak RSS was 175 MB',
+  '(the year-report row 174, row 1a 152), against 142 MB here. The worker costs ~15–18 MB',
+  'in every row (its V8 isolate ~10 MB, its arena ~8 MB), and the year-report row, which',
+  'reaches ~150–156 MB in some orders of rows without it (quick turns), does the rest. It',
+  'is left out until the peak has that much room: the report row first (its growth is',
+  "outside V8's heap, which stays at 20–25 MB), then perhaps one thread for both the",
+  'checkpoints and the lists (one isolate fewer).',
   '',
   '**Fixed — bcrypt workers for good.** The pool started by the first logins kept its',
   'isolates for the life of the server; a worker now exits after 10 s without a task.',
