@@ -188,19 +188,25 @@ export interface LiveProject {
 export type TimeStore = ReturnType<typeof createTimeStore>;
 
 /**
- * One time by uuid (parameters: viewer id, uuid) with what the service decides on when it
- * writes: ids, activity ids and the viewer's role in the time's project, in one indexed
- * lookup.
+ * One time by uuid (parameters: viewer id, uuid): `columns` of it, the viewer's role in
+ * its project and its API JSON, in one indexed lookup.
  */
-export const timeByUuidSql = () =>
-  `SELECT t.id, t.uuid, t.user_id, t.project_id, t.duration, t.date_worked, t.issue_uri,
-    t.notes, t.deleted_at,
-    (SELECT json_group_array(activity_id ORDER BY activity_id) FROM time_activities
-      WHERE time_id = t.id) AS activity_ids,
+const timeByUuid = (columns: string, withParents: boolean) =>
+  `SELECT ${columns},
     coalesce(pu.member, 0) AS viewer_member, coalesce(pu.spectator, 0) AS viewer_spectator,
-    coalesce(pu.manager, 0) AS viewer_manager, ${timeJson(false)} AS json
+    coalesce(pu.manager, 0) AS viewer_manager, ${timeJson(withParents)} AS json
   FROM times t LEFT JOIN project_users pu ON pu.project_id = t.project_id AND pu.user_id = ?
   WHERE t.uuid = ?`;
+
+/** One time by uuid with what the service decides on when it writes (StoredTime). */
+export const timeByUuidSql = () =>
+  timeByUuid(
+    `t.id, t.uuid, t.user_id, t.project_id, t.duration, t.date_worked, t.issue_uri,
+    t.notes, t.deleted_at,
+    (SELECT json_group_array(activity_id ORDER BY activity_id) FROM time_activities
+      WHERE time_id = t.id) AS activity_ids`,
+    false,
+  );
 
 /** What GET /times/:uuid decides on: a time's owner, deletion, JSON and the viewer's role. */
 export interface ViewedTime extends TimeRow {
@@ -217,11 +223,7 @@ export interface ViewedTime extends TimeRow {
  * statement of the commonest single read, ~8 against ~12 µs in-process.
  */
 export const timeViewSql = (withParents: boolean) =>
-  `SELECT t.uuid, t.user_id, t.deleted_at,
-    coalesce(pu.member, 0) AS viewer_member, coalesce(pu.spectator, 0) AS viewer_spectator,
-    coalesce(pu.manager, 0) AS viewer_manager, ${timeJson(withParents)} AS json
-  FROM times t LEFT JOIN project_users pu ON pu.project_id = t.project_id AND pu.user_id = ?
-  WHERE t.uuid = ?`;
+  timeByUuid('t.uuid, t.user_id, t.deleted_at', withParents);
 
 export function createTimeStore(db: Db, readers: ReaderPool, json: TimeJsonStore) {
   const byUuid = db.prepare(timeByUuidSql());
