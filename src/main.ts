@@ -1,6 +1,6 @@
 // The `timetrack` command line (SPEC §8.1). Exit codes: 0 success, 1 a user error
 // (one line on stderr), 2 bad usage.
-import './young-generation'; // first: before the rest of the bundle allocates
+import './heap-growth'; // first: before the rest of the bundle allocates
 import yargs, { type Argv } from 'yargs';
 import { backupCommand } from './admin/backup';
 import { checkCommand } from './admin/check';

@@ -4,7 +4,7 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { bcryptWorkerSource } from '../embedded';
-import { startWorker } from '../young-generation';
+import { startWorker } from '../heap-growth';
 import type { BcryptTask } from './bcrypt-worker';
 
 /** A bcrypt hash as bcrypt itself reads it: prefix, cost 04-31, salt and digest. */

@@ -6,7 +6,7 @@
 // the WAL is started over by the next write after one has copied everything, as before.
 import { checkpointWorkerSource } from '../embedded';
 import type { Logger } from '../log';
-import { startWorker } from '../young-generation';
+import { startWorker } from '../heap-growth';
 import type { CheckpointMessage, CheckpointWorkerData } from './checkpoint-worker';
 import { nativeBindingFile } from './native';
 import type { Db } from './open';
