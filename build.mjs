@@ -1,7 +1,7 @@
 // npm run build: makes dist/timetrack, one self-contained executable (docs/executable.md).
 //
 //   1. esbuild bundles src/main.ts and everything it imports into dist/timetrack.cjs; the
-//      sql/ migrations, the bundled workers (bcrypt, WAL checkpoints), the version and the
+//      sql/ migrations, the bundled workers (bcrypt, WAL checkpoints, short lists), the version and the
 //      commit go in as __TIMETRACK_EMBEDDED__ (read by src/embedded.ts).
 //   2. Node's own Single Executable Application support (Node 20, fully offline) turns
 //      the bundle plus better-sqlite3's native addon (a SEA asset, unpacked at run time by
@@ -109,6 +109,7 @@ const { version, commit } = embedded.version();
 const migrations = embedded.readMigrationsFrom(join(ROOT, 'sql'));
 const bcryptWorker = embedded.bcryptWorkerSource();
 const checkpointWorker = embedded.bundleWorker(embedded.CHECKPOINT_WORKER);
+const shortListWorker = embedded.bundleWorker(embedded.SHORT_LIST_WORKER);
 
 rmSync(DIST, { recursive: true, force: true });
 mkdirSync(DIST, { recursive: true });
@@ -135,6 +136,7 @@ await build({
       migrations,
       bcryptWorker,
       checkpointWorker,
+      shortListWorker,
       web: webBuild.serializeAssets(web.assets),
     }),
   },

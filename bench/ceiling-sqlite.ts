@@ -6,15 +6,17 @@
 import { type App, createApp } from '../src/app';
 import { createPasswordHasher } from '../src/auth/password';
 import { loadConfig } from '../src/config';
+import { readWholeList } from '../src/db/list-reader';
 import { openDatabase } from '../src/db/open';
-import { createReaderPool } from '../src/db/readers';
+import { createReaderPool, inSnapshot, type ReaderPool } from '../src/db/readers';
+import { shortListsHere } from '../src/db/short-lists';
 import { toJsonText } from '../src/json-text';
 import { createLogger } from '../src/log';
 import type { Actor } from '../src/policy';
 import { toProjectJson } from '../src/projects/json';
 import { createProjectStore } from '../src/projects/store';
 import { type TimeRow, timeJsonText } from '../src/times/json';
-import { createTimeStore } from '../src/times/store';
+import { createTimeStore, timeListQuery } from '../src/times/store';
 import { createUserStore } from '../src/users/store';
 import type { Sidecar } from './generate';
 import { createRng } from './prng';
@@ -66,7 +68,8 @@ export function openInProcess(file: string, s: Sidecar, sc: Scenarios) {
   const stores = {
     users: createUserStore(db, readers),
     projects: createProjectStore(db, readers),
-    times: createTimeStore(db, readers, app.timeJson),
+    times: createTimeStore(db, readers, app.timeJson, shortListsHere(readers)),
+    readers,
   };
   return {
     probes: probes(app, stores, s, sc),
@@ -85,6 +88,7 @@ interface Stores {
   users: ReturnType<typeof createUserStore>;
   projects: ReturnType<typeof createProjectStore>;
   times: ReturnType<typeof createTimeStore>;
+  readers: ReaderPool;
 }
 
 function actorCache(app: App) {
@@ -128,12 +132,8 @@ function probes(
   }));
   const oneMonth = () => {
     const m = rng.pick(months);
-    const rows = app.times.list(m.actor, m.query).open();
-    try {
-      return rows.whole?.(1000);
-    } finally {
-      rows.close();
-    }
+    const list = timeListQuery(app.times.filters(m.actor, m.query));
+    return inSnapshot(stores.readers, (reader) => readWholeList(reader.sql, list, 1000));
   };
 
   const parse = (body: string | undefined) =>

@@ -12,6 +12,7 @@ import { createTokenService } from './auth/token';
 import type { Config } from './config';
 import type { Db } from './db/open';
 import type { ReaderPool } from './db/readers';
+import { type ShortLists, shortListsHere } from './db/short-lists';
 import { createWriteQueue } from './db/write-queue';
 import { createListStreams, STREAM_WAIT_MS } from './http/streams';
 import type { Logger } from './log';
@@ -35,6 +36,8 @@ export interface AppDeps {
   log: Logger;
   db: Db;
   readers: ReaderPool;
+  /** How short lists are read whole (db/short-lists.ts); default: on the event loop. */
+  shortLists?: ShortLists['read'];
   passwords: PasswordHasher;
   secretKey: string;
   /** With --metrics: what requests and logins are counted in (metrics.ts). */
@@ -72,7 +75,7 @@ export function createApp(deps: AppDeps) {
   });
   const times = createTimeService({
     db,
-    times: createTimeStore(db, readers, timeJson),
+    times: createTimeStore(db, readers, timeJson, deps.shortLists ?? shortListsHere(readers)),
     findActiveUser: users.findActor,
     userIdOf: users.idOf,
     activityIdOf: activities.idOf,

@@ -18,6 +18,7 @@ interface Embedded {
   migrations: Migration[];
   bcryptWorker: string;
   checkpointWorker: string;
+  shortListWorker: string;
   web: SerializedAsset[];
 }
 
@@ -75,20 +76,29 @@ export function bcryptWorkerSource(): string {
   return bundleWorker('src/auth/bcrypt-worker.ts');
 }
 
-/** The checkpoint worker's entry point (build.mjs bundles it into the executable). */
+/** The entry points of the workers with a database connection (build.mjs bundles them). */
 export const CHECKPOINT_WORKER = 'src/db/checkpoint-worker.ts';
+export const SHORT_LIST_WORKER = 'src/db/short-list-worker.ts';
+
+/** Source of the WAL checkpoint worker (db/checkpointer.ts), run the same way. */
+export const checkpointWorkerSource = () =>
+  databaseWorkerSource(CHECKPOINT_WORKER, (e) => e.checkpointWorker);
+
+/** Source of the short-list worker (db/short-lists.ts), run the same way. */
+export const shortListWorkerSource = () =>
+  databaseWorkerSource(SHORT_LIST_WORKER, (e) => e.shortListWorker);
 
 /**
- * Source of the WAL checkpoint worker (db/checkpointer.ts), run the same way. From source
- * it is bundled asynchronously: the server is already answering requests by then.
+ * A worker started a moment after start-up: embedded, or from source bundled
+ * asynchronously, since the server is already answering requests by then.
  */
-export async function checkpointWorkerSource(): Promise<string> {
-  if (isBundled) return (__TIMETRACK_EMBEDDED__ as Embedded).checkpointWorker;
+async function databaseWorkerSource(
+  entry: string,
+  embedded: (e: Embedded) => string,
+): Promise<string> {
+  if (isBundled) return embedded(__TIMETRACK_EMBEDDED__ as Embedded);
   const { build } = require('esbuild') as typeof import('esbuild');
-  return bundledText(
-    CHECKPOINT_WORKER,
-    await build({ ...workerBuild(CHECKPOINT_WORKER), write: false }),
-  );
+  return bundledText(entry, await build({ ...workerBuild(entry), write: false }));
 }
 
 /** build.mjs's esbuild settings for a worker's entry point. */

@@ -12,6 +12,7 @@ import { migrate } from './db/migrate';
 import { type Db, openDatabase, WriteLockBusy, whenWriteLockFree } from './db/open';
 import { createReaderPool } from './db/readers';
 import { ensureSecretKey } from './db/settings';
+import { startShortLists } from './db/short-lists';
 import { ApiError, serverError, serviceUnavailable } from './errors';
 import { clientAddress, requestId } from './http/client';
 import type { Ctx, Handler } from './http/context';
@@ -203,10 +204,11 @@ export interface RunningServer {
   /** With --metrics-addr: http://host:port/metrics of its own listener. */
   metricsUrl?: string;
   /**
-   * Settles once the WAL checkpoint worker has its connection open (db/checkpointer.ts), a
-   * moment after start-up; at once when Litestream makes the checkpoints.
+   * Settles once the workers with a database connection have it open, a moment after
+   * start-up: WAL checkpoints (db/checkpointer.ts; none when Litestream makes them) and
+   * short lists (db/short-lists.ts).
    */
-  checkpointsStarted: Promise<void>;
+  workersStarted: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -253,6 +255,7 @@ export async function startServer(
     db.pragma('journal_size_limit = -1');
   }
   const readers = createReaderPool(config.db);
+  const shortLists = startShortLists(config.db, readers, log);
   const metrics = config.metrics
     ? createMetrics({
         dbFile: config.db,
@@ -260,7 +263,16 @@ export async function startServer(
         openLists: () => app.lists.open(),
       })
     : undefined;
-  const app = createApp({ config, log, db, readers, passwords, secretKey, metrics });
+  const app = createApp({
+    config,
+    log,
+    db,
+    readers,
+    shortLists: shortLists.read,
+    passwords,
+    secretKey,
+    metrics,
+  });
   const server = createHttpServer(app, options.timeouts);
   const metricsServer =
     metrics && config.metricsAddr ? createMetricsServer(metrics, options.timeouts) : undefined;
@@ -274,6 +286,7 @@ export async function startServer(
   } catch (err) {
     server.close();
     await passwords.close();
+    await shortLists.stop();
     readers.close();
     db.close();
     throw err;
@@ -285,6 +298,7 @@ export async function startServer(
   } catch (err) {
     server.close();
     metricsServer?.close();
+    await shortLists.stop();
     throw err;
   }
   // From here on a statement blocks the event loop at most this long on another
@@ -320,6 +334,7 @@ export async function startServer(
       await app.lists.settled();
       await passwords.close();
       filler.stop();
+      await shortLists.stop();
       readers.close();
       // With Litestream running this checkpoint cannot finish anyway (it holds a read
       // transaction): measured, the WAL stayed 12 MB after a stop.
@@ -330,8 +345,8 @@ export async function startServer(
     })();
     return closing;
   };
-  const checkpointsStarted = checkpointer?.started ?? Promise.resolve();
-  return { app, server, url, metricsUrl, checkpointsStarted, close };
+  const workersStarted = Promise.all([checkpointer?.started, shortLists.started]).then(() => {});
+  return { app, server, url, metricsUrl, workersStarted, close };
 }
 
 /** Listens, or says in one line why it cannot (a host that does not resolve, a port in use). */

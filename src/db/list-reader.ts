@@ -1,6 +1,7 @@
 // A list statement read in one snapshot on a connection of its own (db/readers.ts): what
 // http/list.ts pages through and writes out. Stores build the SQL; this runs it. A short
-// list of JSON texts may instead be read whole, as its body (readWholeList).
+// list of JSON texts may instead be read whole, as its body (readWholeList), on the list
+// worker thread (db/short-lists.ts).
 import type { Statement } from 'better-sqlite3';
 import type { ReaderPool } from './readers';
 
@@ -27,6 +28,8 @@ export interface WholeListSql {
 export interface WholeList {
   count: number;
   body: Buffer;
+  /** Called once the response that sends `body` has closed: its memory may be reused. */
+  sent?: () => void;
 }
 
 /**
@@ -65,10 +68,7 @@ export function readList<Row>(readers: ReaderPool, query: ListQuery, toText: (ro
     throw err;
   }
   const page = reader.sql(query.pageSql);
-  const { whole } = query;
   return {
-    /** The list as its body when it has at most `cap` rows (readWholeList); else undefined. */
-    whole: whole ? (cap: number) => readWholeList(reader.sql, { ...query, whole }, cap) : undefined,
     read: (limit: number, skip: number): string[] =>
       (page.all(...query.params, limit, skip) as Row[]).map(toText),
     *iterate(limit: number, skip: number): Iterable<string> {

@@ -6,6 +6,8 @@ export type Db = Database.Database;
 
 export interface OpenOptions {
   readonly?: boolean;
+  /** better-sqlite3's addon, loaded already (a worker thread of the executable). */
+  addon?: unknown;
 }
 
 /**
@@ -46,7 +48,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const db = new Database(file, {
     readonly: options.readonly ?? false,
     fileMustExist: options.readonly ?? false,
-    nativeBinding: nativeBinding(),
+    nativeBinding: (options.addon ?? nativeBinding()) as never,
   });
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.pragma(`cache_size = -${options.readonly ? READER_CACHE_KIB : CACHE_KIB}`);

@@ -21,11 +21,6 @@ export interface ListRows {
   read(limit: number, skip: number): string[];
   /** Rows after `skip` (`limit` -1: all), read as they are taken. */
   iterate(limit: number, skip: number): Iterable<string>;
-  /**
-   * Lists whose rows are JSON texts already (times): the whole list as one JSON array
-   * when it has at most `cap` rows, else undefined.
-   */
-  whole?: (cap: number) => WholeList | undefined;
   /** The matches before paging. */
   count(): number;
   /** Gives the snapshot (and its connection) back; called once, also on failure. */
@@ -36,6 +31,11 @@ export interface ListRows {
 export interface Listing {
   paging: Paging;
   open(): ListRows;
+  /**
+   * Lists whose rows are JSON texts already (times): the whole list as one JSON array
+   * when it has at most `cap` rows, else undefined.
+   */
+  readWhole?(cap: number): Promise<WholeList | undefined>;
 }
 
 /** How a list's body is written around and between its rows. */
@@ -122,15 +122,14 @@ export async function sendList(
     // A request pipelined behind another on its connection takes its snapshot when its
     // turn comes: its response cannot be written before.
     if (!res.socket && !(await ownTurn(res, connection.signal))) return;
-    rows = listing.open();
     // A JSON list that its store joins in SQL (times), when short as one user's month
     // is: its body in one piece from one statement, no row read one by one, which costs
-    // SQLite half of reading the same rows as a page (times/store.ts timeList). A longer
-    // one is paged below, in the same snapshot.
-    const whole = !row && skip === 0 ? rows.whole?.(firstLimit) : undefined;
+    // SQLite half of reading the same rows as a page (times/store.ts timeList), read on
+    // the list worker thread (db/short-lists.ts). A longer one is paged below.
+    const whole = !row && skip === 0 ? await listing.readWhole?.(firstLimit) : undefined;
     if (whole) {
-      rows.close();
-      rows = undefined;
+      // Once the response has closed (sent, or cut off) its body's memory may be reused.
+      if (whole.sent) res.once('close', whole.sent);
       sendText(res, 200, body.contentType, whole.body, {
         ...body.headers,
         'X-Total-Count': String(whole.count),
@@ -139,6 +138,7 @@ export async function sendList(
       watchTail(ctx);
       return;
     }
+    rows = listing.open();
     let first = rows.read(firstLimit, skip);
     slot = readsOn(first) && lists.tryTake();
     if (readsOn(first) && !slot) {

@@ -145,6 +145,7 @@ export function createTimeService(deps: TimeServiceDeps) {
       return {
         paging: pagingParams(query, deps.defaultLimit),
         open: () => times.openList(filters),
+        readWhole: (cap) => times.readWholeList(filters, cap),
       };
     },
 

@@ -5,6 +5,7 @@
 import { type ListQuery, readList, type WholeListSql } from '../db/list-reader';
 import type { Db } from '../db/open';
 import type { ReaderPool } from '../db/readers';
+import type { ShortLists } from '../db/short-lists';
 import { type TimeRow, timeText } from './json';
 import { type TimeJsonStore, timeJson, userJsonText } from './json-store';
 
@@ -225,7 +226,12 @@ export interface ViewedTime extends TimeRow {
 export const timeViewSql = (withParents: boolean) =>
   timeByUuid('t.uuid, t.user_id, t.deleted_at', withParents);
 
-export function createTimeStore(db: Db, readers: ReaderPool, json: TimeJsonStore) {
+export function createTimeStore(
+  db: Db,
+  readers: ReaderPool,
+  json: TimeJsonStore,
+  readShort: ShortLists['read'],
+) {
   const byUuid = db.prepare(timeByUuidSql());
   const viewPlain = db.prepare(timeViewSql(false));
   const viewWithParents = db.prepare(timeViewSql(true));
@@ -286,6 +292,10 @@ export function createTimeStore(db: Db, readers: ReaderPool, json: TimeJsonStore
 
     /** The list of GET /times in a snapshot of its own. */
     openList: (filters: TimeListFilters) => readList(readers, timeListQuery(filters), timeText),
+
+    /** The list of GET /times as one JSON array, when it has at most `cap` entries. */
+    readWholeList: (filters: TimeListFilters, cap: number) =>
+      readShort(timeListQuery(filters), cap),
 
     findLiveProject: (slug: string) => liveProjectBySlug.get(slug) as LiveProject | undefined,
 

@@ -12,6 +12,8 @@ export interface BulkTimes {
   duration: (i: number) => number;
   /** Entry i's created_at in ms (its list order). */
   createdAt: (i: number) => number;
+  /** Entry i's notes (none when absent). */
+  notes?: (i: number) => string;
 }
 
 /** Inserts `count` live times of the user in the project (dates cycle over 1,000 days). */
@@ -23,7 +25,7 @@ export function insertTimes(dbFile: string, times: BulkTimes): void {
     const projectId = id('SELECT project_id FROM project_slugs WHERE slug = ?', times.project);
     const activityId = id('SELECT id FROM activities WHERE slug = ?', times.activity);
     const time = db.prepare(`INSERT INTO times (uuid, revision, duration, user_id, project_id,
-      date_worked, created_at) VALUES (?, 1, ?, ?, ?, ?, ?)`);
+      date_worked, created_at, notes) VALUES (?, 1, ?, ?, ?, ?, ?, ?)`);
     const link = db.prepare('INSERT INTO time_activities (time_id, activity_id) VALUES (?, ?)');
     const base = Date.UTC(2020, 0, 1);
     db.transaction(() => {
@@ -36,6 +38,7 @@ export function insertTimes(dbFile: string, times: BulkTimes): void {
           projectId,
           date,
           times.createdAt(i),
+          times.notes?.(i) ?? null,
         );
         link.run(row.lastInsertRowid, activityId);
       }

@@ -1,0 +1,118 @@
+// Short time lists read whole on the list worker thread (src/db/short-lists.ts): the same
+// bytes as read on the event loop before the worker started, more lists at once than it
+// has slots, a body larger than a slot, and a write seen by the very next list.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { SLOT_BYTES, SLOTS } from '../src/db/short-lists';
+import type { Reply } from './helpers/api';
+import { insertTimes } from './helpers/bulk';
+import { uniqueSlug } from './helpers/factories';
+import { ADMIN, startTestServer, type TestServer } from './helpers/server';
+
+const ENTRIES = 1000; // one a day from 2020-01-01: the whole list is as long as a short one gets
+const MONTHS = Array.from({ length: 32 }, (_, i) => {
+  const first = new Date(Date.UTC(2020, i, 1));
+  const last = new Date(Date.UTC(2020, i + 1, 0));
+  return { start: first.toISOString().slice(0, 10), end: last.toISOString().slice(0, 10) };
+});
+
+describe('short lists on the list worker thread', () => {
+  let server: TestServer;
+  const ok = (res: Reply) => assert.equal(res.status, 200, res.text);
+  const month = (m: { start: string; end: string }) =>
+    server.api.get('/times', server.adminToken, { user: ADMIN.username, ...m });
+  /** Each month's list as the event loop read it, before the worker had started. */
+  const before_: Reply[] = [];
+
+  before(async () => {
+    server = await startTestServer();
+    const token = server.adminToken;
+    const activity = uniqueSlug('act');
+    const project = uniqueSlug('proj');
+    ok(await server.api.post('/activities', token, { name: 'Activity', slug: activity }));
+    ok(
+      await server.api.post('/projects', token, {
+        name: 'Project',
+        slugs: [project],
+        default_activity: activity,
+        users: { [ADMIN.username]: { member: true } },
+      }),
+    );
+    insertTimes(server.dbFile, {
+      username: ADMIN.username,
+      project,
+      activity,
+      count: ENTRIES,
+      duration: (i) => 60 * (1 + (i % 40)),
+      createdAt: (i) => Date.UTC(2024, 0, 1) + ((i * 7919) % ENTRIES) * 1000, // not date order
+      notes: (i) => `Entry ${i}: ${'ü'.repeat(60)}`, // beyond ASCII, and a body over a slot
+    });
+    for (const m of MONTHS.slice(0, 4)) before_.push(await month(m));
+    await server.running.workersStarted;
+  });
+  after(() => server.close());
+
+  it('answers the same bytes the event loop read', async () => {
+    for (const [i, m] of MONTHS.slice(0, 4).entries()) {
+      const now = await month(m);
+      ok(now);
+      assert.equal(now.text, before_[i]?.text);
+      assert.equal(now.headers.get('x-total-count'), before_[i]?.headers.get('x-total-count'));
+      assert.equal(Number(now.headers.get('x-total-count')), (now.body as unknown[]).length);
+    }
+  });
+
+  it('answers more lists at once than it has slots, each whole and its own', async () => {
+    assert.ok(MONTHS.length > SLOTS);
+    const alone = [];
+    for (const m of MONTHS) alone.push((await month(m)).text);
+    const together = await Promise.all(MONTHS.map(month));
+    assert.deepEqual(
+      together.map((r) => r.text),
+      alone,
+    );
+    // Each is that month's entries, in list order (last change, then uuid).
+    for (const [i, r] of together.entries()) {
+      const times = r.body as { date_worked: string; created_at: string; uuid: string }[];
+      for (const t of times)
+        assert.ok(t.date_worked.startsWith(MONTHS[i]?.start.slice(0, 7) ?? ''));
+    }
+  });
+
+  it('answers a list whose body is larger than a slot, the same as its pages', async () => {
+    const whole = await server.api.get('/times', server.adminToken, { user: ADMIN.username });
+    ok(whole);
+    assert.ok(Buffer.byteLength(whole.text) > SLOT_BYTES, `${Buffer.byteLength(whole.text)} bytes`);
+    assert.equal(whole.headers.get('x-total-count'), String(ENTRIES));
+    const pages = [];
+    for (const skip of [0, 400, 800]) {
+      const page = await server.api.get('/times', server.adminToken, {
+        user: ADMIN.username,
+        limit: 400,
+        skip,
+      });
+      ok(page);
+      pages.push(...(page.body as unknown[]));
+    }
+    assert.deepEqual(whole.body, pages);
+  });
+
+  it('shows a change in the very next list', async () => {
+    const [first] = (await month(MONTHS[0] as { start: string; end: string })).body as {
+      uuid: string;
+    }[];
+    assert.ok(first);
+    const notes = `changed ${Date.now()}`;
+    ok(await server.api.post(`/times/${first.uuid}`, server.adminToken, { notes }));
+    const after_ = (await month(MONTHS[0] as { start: string; end: string })).body as {
+      uuid: string;
+      notes: string;
+    }[];
+    // Changed last: at the end of the list, with its new notes.
+    assert.deepEqual(after_.at(-1), { ...after_.at(-1), uuid: first.uuid, notes });
+  });
+
+  it('was read on the worker, which never fell back', () => {
+    assert.ok(!server.logs.some((line) => line.includes('short lists are read on the event loop')));
+  });
+});
