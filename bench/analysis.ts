@@ -389,14 +389,14 @@ export function explain(r: BenchReport): string[] {
       "flat). Under a high allocation rate V8 grows its young generation's semi-spaces " +
       'from 1 to 16 MB each, and their pages and what glibc has freed stay resident: ' +
       '`serve` now sets `--semi-space-growth-factor=1` itself, first thing in the bundle ' +
-      '(src/young-generation.ts; `--max-semi-space-size` cannot be set after V8 starts and a ' +
+      '(src/heap-growth.ts; `--max-semi-space-size` cannot be set after V8 starts and a ' +
       'Node 20 single executable has no execArgv). Sampled in the executable under 10 s of ' +
       'month reads (load ~8): the young generation stayed at 2 MB (briefly 8 MB) instead of ' +
       'growing to 32 MB, peak RSS 113 MB; the same flag set later, in `serve()`, let it grow ' +
       "to 32 MB. But starting a worker thread sets V8's flags again from the command line: " +
       'once the first login had spawned a bcrypt worker the setting was undone and the young ' +
       'generation grew to 32 MB all the same (the 213 MB peak of the run before this one). ' +
-      'Every worker thread (bcrypt, WAL checkpoints) now starts through one function that sets it again as the worker comes online (src/young-generation.ts startWorker): in the executable, ' +
+      'Every worker thread (bcrypt, WAL checkpoints) now starts through one function that sets it again as the worker comes online (src/heap-growth.ts startWorker): in the executable, ' +
       'one login then 6 s of time reads and 6 s of month reads, new space 32 → 2 MB and RSS ' +
       'after them 145 → 104 MB, as with `NODE_OPTIONS=--max-semi-space-size=1`. The ' +
       'read-only connections keep 2 MiB of page cache each, the writer 16 MiB ' +
