@@ -12,7 +12,7 @@ import { migrate } from './db/migrate';
 import { type Db, openDatabase, WriteLockBusy, whenWriteLockFree } from './db/open';
 import { createReaderPool } from './db/readers';
 import { ensureSecretKey } from './db/settings';
-import { startShortLists } from './db/short-lists';
+import { type ShortListOptions, type ShortLists, startShortLists } from './db/short-lists';
 import { ApiError, serverError, serviceUnavailable } from './errors';
 import { clientAddress, requestId } from './http/client';
 import type { Ctx, Handler } from './http/context';
@@ -204,11 +204,12 @@ export interface RunningServer {
   /** With --metrics-addr: http://host:port/metrics of its own listener. */
   metricsUrl?: string;
   /**
-   * Settles once the workers with a database connection have it open, a moment after
-   * start-up: WAL checkpoints (db/checkpointer.ts; none when Litestream makes them) and
-   * short lists (db/short-lists.ts).
+   * Settles once the WAL checkpoint worker has its connection open (db/checkpointer.ts), a
+   * moment after start-up; at once when Litestream makes the checkpoints.
    */
-  workersStarted: Promise<void>;
+  checkpointsStarted: Promise<void>;
+  /** The short-list worker (db/short-lists.ts), which runs while short lists are read. */
+  shortLists: Pick<ShortLists, 'running' | 'warmUp'>;
   close(): Promise<void>;
 }
 
@@ -220,6 +221,8 @@ export interface StartOptions {
   timeouts?: ServerTimeouts;
   /** Internal: tests fix the bcrypt pool's size and count what it does. */
   bcrypt?: { workers?: number; onEvent?: (event: HasherEvent) => void };
+  /** Internal: tests shorten the short-list worker's idle time and see it start and exit. */
+  shortLists?: ShortListOptions;
 }
 
 const SERVE_BUSY_TIMEOUT_MS = 20;
@@ -255,7 +258,7 @@ export async function startServer(
     db.pragma('journal_size_limit = -1');
   }
   const readers = createReaderPool(config.db);
-  const shortLists = startShortLists(config.db, readers, log);
+  const shortLists = startShortLists(config.db, readers, log, options.shortLists);
   const metrics = config.metrics
     ? createMetrics({
         dbFile: config.db,
@@ -345,8 +348,8 @@ export async function startServer(
     })();
     return closing;
   };
-  const workersStarted = Promise.all([checkpointer?.started, shortLists.started]).then(() => {});
-  return { app, server, url, metricsUrl, workersStarted, close };
+  const checkpointsStarted = checkpointer?.started ?? Promise.resolve();
+  return { app, server, url, metricsUrl, checkpointsStarted, shortLists, close };
 }
 
 /** Listens, or says in one line why it cannot (a host that does not resolve, a port in use). */

@@ -21,7 +21,7 @@ describe('WAL checkpoints of a running server', () => {
   it('leaves the writer only a backstop checkpoint once the worker runs', async () => {
     // The worker starts a moment after start-up (CHECKPOINTER_DELAY_MS), not before the
     // first answers.
-    await server.running.workersStarted;
+    await server.running.checkpointsStarted;
     assert.equal(
       server.running.app.db.pragma('wal_autocheckpoint', { simple: true }),
       WRITER_CHECKPOINT_PAGES,

@@ -320,7 +320,7 @@ describe('database descriptors across 300 streams (two at a time, 1 s stall limi
 
   it('are as many after them as before', { timeout: 120_000 }, async () => {
     // The checkpoint worker's connection opens a moment after start-up: counted in both.
-    await server.running.workersStarted;
+    await server.running.checkpointsStarted;
     const start = databaseDescriptors(server.dbFile);
     // The readers a server of MAX streams can ever need: MAX streams hold one each while
     // another list reads its first rows in one more.

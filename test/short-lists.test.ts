@@ -1,9 +1,10 @@
 // Short time lists read whole on the list worker thread (src/db/short-lists.ts): the same
 // bytes as read on the event loop before the worker started, more lists at once than it
-// has slots, a body larger than a slot, and a write seen by the very next list.
+// has slots, a body larger than a slot, a write seen by the very next list, and a worker
+// that exits when no list comes and starts again with the next.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SLOT_BYTES, SLOTS } from '../src/db/short-lists';
+import { type ShortListEvent, SLOT_BYTES, SLOTS } from '../src/db/short-lists';
 import type { Reply } from './helpers/api';
 import { insertTimes } from './helpers/bulk';
 import { uniqueSlug } from './helpers/factories';
@@ -21,8 +22,8 @@ describe('short lists on the list worker thread', () => {
   const ok = (res: Reply) => assert.equal(res.status, 200, res.text);
   const month = (m: { start: string; end: string }) =>
     server.api.get('/times', server.adminToken, { user: ADMIN.username, ...m });
-  /** Each month's list as the event loop read it, before the worker had started. */
-  const before_: Reply[] = [];
+  /** Months' lists as the event loop read them, before the worker was ready. */
+  const before_: { month: (typeof MONTHS)[number]; reply: Reply }[] = [];
 
   before(async () => {
     server = await startTestServer();
@@ -47,17 +48,25 @@ describe('short lists on the list worker thread', () => {
       createdAt: (i) => Date.UTC(2024, 0, 1) + ((i * 7919) % ENTRIES) * 1000, // not date order
       notes: (i) => `Entry ${i}: ${'ü'.repeat(60)}`, // beyond ASCII, and a body over a slot
     });
-    for (const m of MONTHS.slice(0, 4)) before_.push(await month(m));
-    await server.running.workersStarted;
+    // The first list starts the worker and is read on the event loop, as is every list
+    // answered before the worker is ready.
+    assert.equal(server.running.shortLists.running(), false);
+    for (const m of MONTHS.slice(0, 4)) {
+      const reply = await month(m);
+      if (!server.running.shortLists.running()) before_.push({ month: m, reply });
+    }
+    assert.ok(before_.length > 0);
+    await server.running.shortLists.warmUp();
+    assert.equal(server.running.shortLists.running(), true);
   });
   after(() => server.close());
 
   it('answers the same bytes the event loop read', async () => {
-    for (const [i, m] of MONTHS.slice(0, 4).entries()) {
+    for (const { month: m, reply } of before_) {
       const now = await month(m);
       ok(now);
-      assert.equal(now.text, before_[i]?.text);
-      assert.equal(now.headers.get('x-total-count'), before_[i]?.headers.get('x-total-count'));
+      assert.equal(now.text, reply.text);
+      assert.equal(now.headers.get('x-total-count'), reply.headers.get('x-total-count'));
       assert.equal(Number(now.headers.get('x-total-count')), (now.body as unknown[]).length);
     }
   });
@@ -113,6 +122,41 @@ describe('short lists on the list worker thread', () => {
   });
 
   it('was read on the worker, which never fell back', () => {
+    assert.ok(!server.logs.some((line) => line.includes('short lists are read on the event loop')));
+  });
+});
+
+// A guard against a hang if an awaited event never comes, not a timing assertion.
+describe('the list worker thread with no lists to read', { timeout: 60_000 }, () => {
+  it('exits, and the next short list starts it again', async (t) => {
+    const counts = { ready: 0, exited: 0 };
+    const waiters: (() => void)[] = [];
+    const server = await startTestServer({
+      shortLists: {
+        idleExitMs: 50,
+        onEvent: (event: ShortListEvent) => {
+          counts[event] += 1;
+          for (const wake of waiters.splice(0)) wake();
+        },
+      },
+    });
+    t.after(() => server.close());
+    /** Resolves once `done()` holds, checked after each event of the worker. */
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise<void>((resolve) => waiters.push(resolve));
+    };
+    const list = () => server.api.get('/times', server.adminToken, { user: ADMIN.username });
+    const first = await list();
+    assert.equal(first.status, 200, first.text);
+    await until(() => counts.ready === 1);
+    assert.equal(server.running.shortLists.running(), true);
+    await until(() => counts.exited === 1);
+    assert.equal(server.running.shortLists.running(), false, 'not running once idle');
+    // The next list is answered (on the event loop) and starts the worker again.
+    const second = await list();
+    assert.equal(second.text, first.text);
+    await until(() => counts.ready === 2);
+    assert.equal((await list()).text, first.text);
     assert.ok(!server.logs.some((line) => line.includes('short lists are read on the event loop')));
   });
 });

@@ -5,8 +5,8 @@
 // without it (docs/benchmarks.md). PASSIVE checkpoints never block the writer or readers;
 // the WAL is started over by the next write after one has copied everything, as before.
 import { checkpointWorkerSource } from '../embedded';
-import type { Logger } from '../log';
 import { startWorker } from '../heap-growth';
+import type { Logger } from '../log';
 import type { CheckpointMessage, CheckpointWorkerData } from './checkpoint-worker';
 import { nativeBindingFile } from './native';
 import type { Db } from './open';

@@ -12,13 +12,17 @@
 // (measured apart from the server, 6,000 months with 10 in flight: 143 MB against 89 MB
 // on the event loop and 97 MB with the slots; docs/benchmarks.md).
 //
-// A list is read on the event loop instead, on a connection of the reader pool, while the
-// worker is starting (a moment after start-up, like the checkpoint worker), when every
-// slot is in use, when its body is larger than a slot (over ~800 entries), if the worker
-// fails, and for whatever was in flight when it stopped: never refused for its sake.
+// The worker starts with the first short list asked for and exits after 10 s without
+// one, so that its ~15–18 MB are held only while lists are read. A list is read on the
+// event loop instead, on a connection of the reader pool, while the worker is starting,
+// when every slot is in use, when its body is larger than a slot (over ~800 entries), if
+// the worker fails (from then on), and for whatever was in flight when it stopped: never
+// refused for its sake.
+
+import type { Worker } from 'node:worker_threads';
 import { shortListWorkerSource } from '../embedded';
-import type { Logger } from '../log';
 import { startWorker } from '../heap-growth';
+import type { Logger } from '../log';
 import { type ListQuery, readWholeList, type WholeList, type WholeListSql } from './list-reader';
 import { nativeBindingFile } from './native';
 import { inSnapshot, type ReaderPool } from './readers';
@@ -33,14 +37,29 @@ export interface ShortLists {
    * has closed.
    */
   read(query: ShortListQuery, cap: number): Promise<WholeList | undefined>;
-  /** Settles once the worker has its connection open (or has failed, or was stopped). */
-  started: Promise<void>;
-  /** Stops the worker; lists still asked for are read on the event loop. */
+  /** Whether the worker is up and reading lists now. */
+  running(): boolean;
+  /** Starts the worker unless it runs; settles once it reads lists (or cannot). */
+  warmUp(): Promise<void>;
+  /** Stops the worker for good; lists still asked for are read on the event loop. */
   stop(): Promise<void>;
 }
 
-/** How long after start-up the worker starts: not among the first answers (as checkpoints). */
-export const SHORT_LIST_WORKER_DELAY_MS = 1000;
+/** What the worker did (tests wait for these). */
+export type ShortListEvent = 'ready' | 'exited';
+
+export interface ShortListOptions {
+  /** Internal: how long the worker waits for a list before it exits (tests shorten it). */
+  idleExitMs?: number;
+  onEvent?: (event: ShortListEvent) => void;
+}
+
+/**
+ * The worker exits after this long without a list, and starts again with the next one:
+ * its V8 isolate and malloc arena (~15–18 MB of RSS) are held only while lists are asked
+ * for, as the bcrypt workers' are only while logins are.
+ */
+export const SHORT_LIST_IDLE_EXIT_MS = 10_000;
 
 /**
  * The slots: 16 of 256 KiB (4 MiB, resident once used). A month is ~170 KB; 16 answers
@@ -63,33 +82,69 @@ export function shortListsHere(readers: ReaderPool): ShortLists['read'] {
     inSnapshot(readers, (reader) => readWholeList(reader.sql, query, cap));
 }
 
-/** Starts the worker in SHORT_LIST_WORKER_DELAY_MS; until then lists are read here. */
-export function startShortLists(file: string, readers: ReaderPool, log: Logger): ShortLists {
+/**
+ * Starts the worker with the first short list asked for (that list, and any asked before
+ * the worker is ready, are read here); it exits after `idleExitMs` without one.
+ */
+export function startShortLists(
+  file: string,
+  readers: ReaderPool,
+  log: Logger,
+  options: ShortListOptions = {},
+): ShortLists {
   const here = shortListsHere(readers);
+  const idleExitMs = options.idleExitMs ?? SHORT_LIST_IDLE_EXIT_MS;
+  const emit = (event: ShortListEvent) => options.onEvent?.(event);
   const waiting = new Map<number, Waiting>();
   const slab = new SharedArrayBuffer(SLOTS * SLOT_BYTES);
   const freeSlots = Array.from({ length: SLOTS }, (_, i) => i);
   let nextId = 1;
-  let worker: ReturnType<typeof startWorker> | undefined;
+  let worker: Worker | undefined;
+  /** The worker has its connection open and is not exiting: lists may go to it. */
   let ready = false;
-  let stopped = false;
-  let settle = () => {};
-  const started = new Promise<void>((resolve) => {
-    settle = resolve;
-  });
+  /** It was told to exit for want of lists (not a failure). */
+  let retiring = false;
+  /** Stopped, or the worker failed: lists are read here from now on. */
+  let done = false;
+  let idleTimer: NodeJS.Timeout | undefined;
+  let readyWaiters: (() => void)[] = [];
+  const settleWaiters = () => {
+    for (const resolve of readyWaiters) resolve();
+    readyWaiters = [];
+  };
+  let source: Promise<string> | undefined;
 
-  /** The worker is gone: what it was asked is read here, and so is everything after. */
-  const fallBack = (why: string) => {
+  /** No list in flight: the worker exits after idleExitMs unless one comes. */
+  const armIdleExit = () => {
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      if (!worker || waiting.size > 0) return;
+      ready = false;
+      retiring = true;
+      worker.postMessage('stop');
+    }, idleExitMs);
+    idleTimer.unref();
+  };
+
+  /** The worker has exited: as asked (idle, stop), or not (a failure: read here for good). */
+  const exited = (why: string) => {
     if (!worker) return;
+    const failed = !retiring && !done;
     worker = undefined;
     ready = false;
-    settle();
-    if (!stopped) log.warn('short lists are read on the event loop', { why });
+    retiring = false;
+    clearTimeout(idleTimer);
+    if (failed) {
+      done = true;
+      log.warn('short lists are read on the event loop', { why });
+    }
     for (const [id, w] of waiting) {
       waiting.delete(id);
       freeSlots.push(w.slot);
       here(w.query, w.cap).then(w.resolve, w.reject);
     }
+    settleWaiters();
+    emit('exited');
   };
 
   const answered = (w: Waiting, msg: Exclude<ShortListReply, { ready: true }>) => {
@@ -105,50 +160,61 @@ export function startShortLists(file: string, readers: ReaderPool, log: Logger):
     else here(w.query, w.cap).then(w.resolve, w.reject); // larger than a slot
   };
 
-  const spawn = (source: string) => {
+  const spawn = (code: string) => {
     const data: ShortListWorkerData = {
       file,
       addonFile: nativeBindingFile(),
       slab,
       slotBytes: SLOT_BYTES,
     };
-    const spawned = startWorker(source, { eval: true, workerData: data });
+    const spawned = startWorker(code, { eval: true, workerData: data });
     worker = spawned;
     spawned.on('message', (msg: ShortListReply) => {
       if ('ready' in msg) {
         ready = true;
-        settle();
+        settleWaiters();
+        armIdleExit();
+        emit('ready');
         return;
       }
       const w = waiting.get(msg.id);
       if (!w) return;
       waiting.delete(msg.id);
-      if (waiting.size === 0) spawned.unref();
+      if (waiting.size === 0) {
+        spawned.unref();
+        armIdleExit();
+      }
       answered(w, msg);
     });
-    spawned.on('error', (err) => fallBack(err.message));
-    spawned.on('exit', () => fallBack('the short-list worker exited'));
+    spawned.on('error', (err) => exited(err.message));
+    spawned.on('exit', () => exited('the short-list worker exited'));
     spawned.unref();
   };
 
-  const timer = setTimeout(() => {
-    shortListWorkerSource().then(
-      (source) => {
-        if (stopped) settle();
-        else spawn(source);
+  /** Starts the worker unless it runs, is starting, or cannot. */
+  const start = () => {
+    if (done || worker || source) return;
+    source = shortListWorkerSource();
+    source.then(
+      (code) => {
+        source = undefined;
+        if (done) settleWaiters();
+        else spawn(code);
       },
       (err: unknown) => {
+        done = true;
         log.warn('short lists are read on the event loop', { why: String(err) });
-        settle();
+        settleWaiters();
       },
     );
-  }, SHORT_LIST_WORKER_DELAY_MS);
-  timer.unref();
+  };
 
   return {
     read(query, cap) {
+      start();
       const slot = worker && ready ? freeSlots.pop() : undefined;
       if (!worker || slot === undefined) return here(query, cap);
+      clearTimeout(idleTimer);
       const id = nextId++;
       const request: ShortListRequest = { id, query, cap, slot };
       const asked = worker;
@@ -158,17 +224,23 @@ export function startShortLists(file: string, readers: ReaderPool, log: Logger):
         asked.postMessage(request);
       });
     },
-    started,
+    running: () => ready,
+    warmUp() {
+      if (ready || done) return Promise.resolve();
+      const settled = new Promise<void>((resolve) => readyWaiters.push(resolve));
+      start();
+      return settled;
+    },
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      settle();
+      done = true;
+      clearTimeout(idleTimer);
+      settleWaiters();
       const running = worker;
       if (!running) return;
-      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      const gone = new Promise<void>((resolve) => running.once('exit', () => resolve()));
       running.ref();
       running.postMessage('stop');
-      await exited;
+      await gone;
     },
   };
 }

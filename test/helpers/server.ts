@@ -51,6 +51,7 @@ export async function startTestServer(
     dbFile?: string;
     timeouts?: ServerTimeouts;
     bcrypt?: StartOptions['bcrypt'];
+    shortLists?: StartOptions['shortLists'];
   } = {},
 ): Promise<TestServer> {
   const dir = tempDir();
@@ -70,6 +71,7 @@ export async function startTestServer(
     announce: () => {},
     timeouts: options.timeouts,
     bcrypt: options.bcrypt,
+    shortLists: options.shortLists,
   });
   const api = createApi(running.url);
   const adminToken = await api.login(ADMIN.username, ADMIN.password);
