@@ -33,9 +33,12 @@ const LIMITS: Record<RowId, string> = {
     "change with SQLite's sorter and joined by `group_concat` into one BLOB that is written " +
     'to the socket as it is (src/times/store.ts timeList, src/http/list.ts). In-process ' +
     '~0.4 ms: the count ~0.05 ms, the body ~0.33 ms, of which the reads of pages outside ' +
-    "the reader's 2 MiB cache (`pread`) and the sort are the most. All of it runs on the " +
-    'one event-loop thread, so at 10 connections p99 ≈ 10 × the service time of one month ' +
-    'plus whatever else the machine schedules.',
+    "the reader's 2 MiB cache (`pread`) and the sort are the most. That statement runs on " +
+    'the list worker thread, with a read-only connection of its own, and the body comes ' +
+    'back in a slot of a buffer shared with it (src/db/short-lists.ts): the SQL of one ' +
+    'month runs on the second core while the event loop does the HTTP of others. The ' +
+    'worker starts once a short list has been read and exits after 10 s without one. The ' +
+    'in-process column reads on one thread, so the server can pass it.',
   create:
     'The creates whose bodies arrive in the same turn of the event loop share one ' +
     '`BEGIN IMMEDIATE` transaction, each in a savepoint of its own, and are answered after ' +
@@ -105,12 +108,9 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'Closing the gap: as for 1a; in addition the users map could be kept as a denormalised ' +
     'JSON column updated with the map, instead of `json_group_object` on every read.',
   month:
-    'Closing the gap: the statement is down to ~0.4 ms; what is left per month on the ' +
-    'event loop is HTTP and ~0.2 ms of kernel time writing 170 KB and reading the pages the ' +
-    'cache does not hold. Short lists read on a worker thread with a read-only connection ' +
-    'of its own, the body copied into a slot of a shared buffer, met it in a full run ' +
-    '(2,014 req/s, p99 11.3 ms) but cost ~15–18 MB of RSS in every row and took the peak ' +
-    'to 175 MB (see Hot spots): it waits for memory to spare, the year-report row first.',
+    'Closing the gap: met. What is left per month on the event loop is HTTP, handing the ' +
+    'list to the worker and back (~20 µs), and ~0.2 ms of kernel time writing 170 KB; on ' +
+    "the worker, the pages the reader's cache does not hold (`pread`).",
   create:
     'Closing the gap: what is left per create is its statements (~250 µs in-process, the ' +
     'index inserts and the JSON the largest) and HTTP; the checkpoints, most of the cost ' +
@@ -330,27 +330,53 @@ const HOT_SPOTS = [
   'quiet machine): the month 700–800 → 1,320–1,350 req/s, p50 11–13 → 6.6 ms, p99 25–33',
   '→ 15.4–16.6 ms, user CPU per month 1.1–1.2 → 0.56 ms.',
   '',
-  '**Tried and left out — short lists on a worker thread** (kept on the branch',
-  '`short-list-worker`). A worker with its own read-only connection read short lists',
-  'whole, so that the SQL of one month ran on the second core while the event loop',
-  "answered others. Handing the worker's result buffer over (transferred, not copied)",
-  "made months ~2,000 req/s at p99 13–14 ms but added ~50 MB of RSS: glibc's malloc_stats",
+  '**Fixed — short lists on a worker thread** (src/db/short-lists.ts,',
+  'src/db/short-list-worker.ts). A worker with its own read-only connection reads short',
+  'lists whole, so that the SQL of one month runs on the second core while the event loop',
+  "answers others. Handing the worker's result buffer over (transferred, not copied) made",
+  "months ~2,000 req/s at p99 13–14 ms but added ~50 MB of RSS: glibc's malloc_stats",
   "(through gdb) showed 57–65 MB malloc'd against 24 MB, most of it in the worker thread's",
   "arena, where each ~170 KB body was allocated and from which the event loop's garbage",
   'collector freed it much later. Apart from the server, 6,000 months read with 10 in',
   'flight: 89 MB RSS on the event loop, 143 MB from a worker with transferred buffers (a',
   'minor collection on the event loop after each did not help), 97 MB when the worker',
   'copies each body into a slot of a shared buffer and drops its own, ~15 % faster than',
-  'the event loop alone. Built that way (16 slots of 256 KiB, each taken again when its',
-  'response closes; a minor collection in the worker every 16 lists, 49 → 24 MB in use),',
-  'a full run of this benchmark (commit ab91e25, same machine, 06:30 UTC) met the month:',
-  '2,014 req/s, p50 4.67 ms, p99 11.3 ms, creates 2,537/s; but peak RSS was 175 MB',
-  '(the year-report row 174, row 1a 152), against 142 MB here. The worker costs ~15–18 MB',
-  'in every row (its V8 isolate ~10 MB, its arena ~8 MB), and the year-report row, which',
-  'reaches ~150–156 MB in some orders of rows without it (quick turns), does the rest. It',
-  'is left out until the peak has that much room: the report row first (its growth is',
-  "outside V8's heap, which stays at 20–25 MB), then perhaps one thread for both the",
-  'checkpoints and the lists (one isolate fewer).',
+  'the event loop alone. So the worker copies each body into one of 16 slots of 256 KiB,',
+  'each taken again when its response closes, and runs a minor collection every 16 lists',
+  '(49 → 24 MB in use). Started with the server and kept for its life (commit ab91e25, a',
+  'full run at 06:30 UTC) it met the month (2,014 req/s, p50 4.67 ms, p99 11.3 ms) but',
+  'took the peak RSS to 175 MB: the worker costs ~15–18 MB (its V8 isolate ~10 MB, its',
+  'arena ~8 MB) in every row. Two changes made room. The old generation no longer grows to',
+  '4 × what survived (below). And the worker starts once a short list has been read and',
+  'exits after 10 s without one, as the bcrypt workers do, so rows that read no month (the',
+  'login storm, the streams) do not carry it. With only the first of the two (commit',
+  '99d4bce, the worker kept, a full run at 07:21 UTC, load 1.7–2.2): month 1,966 req/s,',
+  'p99 10.7 ms, but peak RSS 156 MB, reached in rows 5, 6 and 9 (152–155 MB, against',
+  '136–137 without the worker). Started by any list asked for (commit 3398fce, 07:30 UTC):',
+  'the whole-list row started it again for nothing (each whole list is first counted to',
+  'see whether it is short), and rows 6 and 9 peaked at 170–173 MB; now only a list found',
+  'short starts it (partial runs of rows 2, 5, 6, 9, 5 s each: peak 149 → 134 MB, row 6',
+  '147 → 128 MB).',
+  '',
+  "**Fixed — V8's old generation grew to 4 × what survived** (src/heap-growth.ts). After",
+  'each full collection V8 sets the next one at a multiple of what survived, up to 4 × when',
+  'collections are quick, as they are on a heap of ~11 MB: under the first row of reads',
+  '(`--trace-gc`, set at run time) the heap reached 45 MB before it was collected back to',
+  '11 MB. `serve` now sets `--heap-growing-percent=30` itself, read each time V8 sets that',
+  'limit, so the heap grows to 1.3 × (~20 MB). Quick turns of time then month reads',
+  '(executable, 6 s each, three alternating runs per setting): peak RSS 135–137 → 110–117',
+  'MB; time reads 8,055–8,684 → 8,401–9,076 req/s and 81–94 → 82–93 µs of user CPU each,',
+  'the same within noise (20 % and 50 % gave the same as 30 %). With `--heap-growing-percent=100`',
+  'run from the sources, where the heap is larger, full collections under month reads fell',
+  'from 147 to 18 in 10 s and p99 from 19.1 to 13.3 ms; in the executable they were',
+  'already ~15 and p99 did not move.',
+  '',
+  '**Tried and left out — writes held to the end of the turn.** Each response wakes the',
+  "load generator's socket (`sock_def_readable`, ~8 % of the server's time under row 1a).",
+  'Corking every socket that received a request and uncorking them all in `setImmediate`,',
+  'so that the responses of one turn leave together: time reads 8,260–8,338 against 8,971',
+  'req/s, user CPU per read 95 against 86 µs: slower. A larger young generation',
+  '(`--min-semi-space-size=4`, half the scavenges) gave the same req/s as 1 MB.',
   '',
   '**Fixed — bcrypt workers for good.** The pool started by the first logins kept its',
   'isolates for the life of the server; a worker now exits after 10 s without a task.',
@@ -396,13 +422,19 @@ export function explain(r: BenchReport): string[] {
       "to 32 MB. But starting a worker thread sets V8's flags again from the command line: " +
       'once the first login had spawned a bcrypt worker the setting was undone and the young ' +
       'generation grew to 32 MB all the same (the 213 MB peak of the run before this one). ' +
-      'Every worker thread (bcrypt, WAL checkpoints) now starts through one function that sets it again as the worker comes online (src/heap-growth.ts startWorker): in the executable, ' +
+      'Every worker thread (bcrypt, WAL checkpoints, short lists) now starts through one ' +
+      'function that sets it again as the worker comes online (src/heap-growth.ts ' +
+      'startWorker): in the executable, ' +
       'one login then 6 s of time reads and 6 s of month reads, new space 32 → 2 MB and RSS ' +
-      'after them 145 → 104 MB, as with `NODE_OPTIONS=--max-semi-space-size=1`. The ' +
+      'after them 145 → 104 MB, as with `NODE_OPTIONS=--max-semi-space-size=1`. It also ' +
+      'sets `--heap-growing-percent=30`: the old generation grows to 1.3 × what survived ' +
+      'the last full collection instead of up to 4 × (see Hot spots). The ' +
       'read-only connections keep 2 MiB of page cache each, the writer 16 MiB ' +
       '(src/db/open.ts). A bcrypt worker (one V8 isolate each) exits after 10 s without a ' +
       'task (src/auth/password.ts): the pool the first logins start no longer stays for the ' +
-      "server's life, so only rows with logins (row 5) carry it. What is left at the peak: " +
+      "server's life, so only rows with logins (row 5) carry it; the short-list worker " +
+      '(src/db/short-lists.ts, ~15–18 MB) starts once a short list has been read and exits after ' +
+      '10 s without one, so only the month row carries it. What is left at the peak: ' +
       "the writer's cache, the V8 old generation and the allocator; `MALLOC_ARENA_MAX=1` " +
       'saved ~9 MB on row 1a.',
     '',

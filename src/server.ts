@@ -209,7 +209,7 @@ export interface RunningServer {
    */
   checkpointsStarted: Promise<void>;
   /** The short-list worker (db/short-lists.ts), which runs while short lists are read. */
-  shortLists: Pick<ShortLists, 'running' | 'warmUp'>;
+  shortLists: Pick<ShortLists, 'state' | 'warmUp'>;
   close(): Promise<void>;
 }
 

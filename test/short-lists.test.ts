@@ -17,6 +17,32 @@ const MONTHS = Array.from({ length: 32 }, (_, i) => {
   return { start: first.toISOString().slice(0, 10), end: last.toISOString().slice(0, 10) };
 });
 
+/** The admin's `count` entries, one a day from 2020-01-01, in a project of their own. */
+async function seed(server: TestServer, count = ENTRIES): Promise<void> {
+  const ok = (res: Reply) => assert.equal(res.status, 200, res.text);
+  const token = server.adminToken;
+  const activity = uniqueSlug('act');
+  const project = uniqueSlug('proj');
+  ok(await server.api.post('/activities', token, { name: 'Activity', slug: activity }));
+  ok(
+    await server.api.post('/projects', token, {
+      name: 'Project',
+      slugs: [project],
+      default_activity: activity,
+      users: { [ADMIN.username]: { member: true } },
+    }),
+  );
+  insertTimes(server.dbFile, {
+    username: ADMIN.username,
+    project,
+    activity,
+    count,
+    duration: (i) => 60 * (1 + (i % 40)),
+    createdAt: (i) => Date.UTC(2024, 0, 1) + ((i * 7919) % ENTRIES) * 1000, // not date order
+    notes: (i) => `Entry ${i}: ${'ü'.repeat(60)}`, // beyond ASCII, and a body over a slot
+  });
+}
+
 describe('short lists on the list worker thread', () => {
   let server: TestServer;
   const ok = (res: Reply) => assert.equal(res.status, 200, res.text);
@@ -27,37 +53,17 @@ describe('short lists on the list worker thread', () => {
 
   before(async () => {
     server = await startTestServer();
-    const token = server.adminToken;
-    const activity = uniqueSlug('act');
-    const project = uniqueSlug('proj');
-    ok(await server.api.post('/activities', token, { name: 'Activity', slug: activity }));
-    ok(
-      await server.api.post('/projects', token, {
-        name: 'Project',
-        slugs: [project],
-        default_activity: activity,
-        users: { [ADMIN.username]: { member: true } },
-      }),
-    );
-    insertTimes(server.dbFile, {
-      username: ADMIN.username,
-      project,
-      activity,
-      count: ENTRIES,
-      duration: (i) => 60 * (1 + (i % 40)),
-      createdAt: (i) => Date.UTC(2024, 0, 1) + ((i * 7919) % ENTRIES) * 1000, // not date order
-      notes: (i) => `Entry ${i}: ${'ü'.repeat(60)}`, // beyond ASCII, and a body over a slot
-    });
+    await seed(server);
     // The first list starts the worker and is read on the event loop, as is every list
     // answered before the worker is ready.
-    assert.equal(server.running.shortLists.running(), false);
+    assert.equal(server.running.shortLists.state(), 'none');
     for (const m of MONTHS.slice(0, 4)) {
       const reply = await month(m);
-      if (!server.running.shortLists.running()) before_.push({ month: m, reply });
+      if (server.running.shortLists.state() !== 'running') before_.push({ month: m, reply });
     }
     assert.ok(before_.length > 0);
     await server.running.shortLists.warmUp();
-    assert.equal(server.running.shortLists.running(), true);
+    assert.equal(server.running.shortLists.state(), 'running');
   });
   after(() => server.close());
 
@@ -145,13 +151,19 @@ describe('the list worker thread with no lists to read', { timeout: 60_000 }, ()
     const until = async (done: () => boolean) => {
       while (!done()) await new Promise<void>((resolve) => waiters.push(resolve));
     };
-    const list = () => server.api.get('/times', server.adminToken, { user: ADMIN.username });
+    await seed(server, ENTRIES + 1);
+    const list = () =>
+      server.api.get('/times', server.adminToken, { user: ADMIN.username, ...MONTHS[0] });
+    // A long list (more than 1,000 rows: paged and streamed) does not start it.
+    const long = await server.api.get('/times', server.adminToken, { user: ADMIN.username });
+    assert.equal(long.headers.get('x-total-count'), String(ENTRIES + 1));
+    assert.equal(server.running.shortLists.state(), 'none', 'not started by a long list');
     const first = await list();
     assert.equal(first.status, 200, first.text);
     await until(() => counts.ready === 1);
-    assert.equal(server.running.shortLists.running(), true);
+    assert.equal(server.running.shortLists.state(), 'running');
     await until(() => counts.exited === 1);
-    assert.equal(server.running.shortLists.running(), false, 'not running once idle');
+    assert.equal(server.running.shortLists.state(), 'none', 'gone once idle');
     // The next list is answered (on the event loop) and starts the worker again.
     const second = await list();
     assert.equal(second.text, first.text);

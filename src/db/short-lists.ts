@@ -12,9 +12,9 @@
 // (measured apart from the server, 6,000 months with 10 in flight: 143 MB against 89 MB
 // on the event loop and 97 MB with the slots; docs/benchmarks.md).
 //
-// The worker starts with the first short list asked for and exits after 10 s without
-// one, so that its ~15–18 MB are held only while lists are read. A list is read on the
-// event loop instead, on a connection of the reader pool, while the worker is starting,
+// The worker starts once a short list has been read and exits after 10 s without a list,
+// so that its ~15–18 MB are held only while lists are read. A list is read on the event
+// loop instead, on a connection of the reader pool, while the worker is starting,
 // when every slot is in use, when its body is larger than a slot (over ~800 entries), if
 // the worker fails (from then on), and for whatever was in flight when it stopped: never
 // refused for its sake.
@@ -37,8 +37,8 @@ export interface ShortLists {
    * has closed.
    */
   read(query: ShortListQuery, cap: number): Promise<WholeList | undefined>;
-  /** Whether the worker is up and reading lists now. */
-  running(): boolean;
+  /** The worker: not there, starting, or reading lists. */
+  state(): 'none' | 'starting' | 'running';
   /** Starts the worker unless it runs; settles once it reads lists (or cannot). */
   warmUp(): Promise<void>;
   /** Stops the worker for good; lists still asked for are read on the event loop. */
@@ -83,8 +83,8 @@ export function shortListsHere(readers: ReaderPool): ShortLists['read'] {
 }
 
 /**
- * Starts the worker with the first short list asked for (that list, and any asked before
- * the worker is ready, are read here); it exits after `idleExitMs` without one.
+ * Starts the worker once a short list has been read (that list, and any asked before the
+ * worker is ready, are read here); it exits after `idleExitMs` without a list.
  */
 export function startShortLists(
   file: string,
@@ -210,10 +210,15 @@ export function startShortLists(
   };
 
   return {
-    read(query, cap) {
-      start();
+    async read(query, cap) {
       const slot = worker && ready ? freeSlots.pop() : undefined;
-      if (!worker || slot === undefined) return here(query, cap);
+      if (!worker || slot === undefined) {
+        // Only a list found short here starts the worker: a run of long lists (whole
+        // exports, streamed) would start it for nothing.
+        const list = await here(query, cap);
+        if (list) start();
+        return list;
+      }
       clearTimeout(idleTimer);
       const id = nextId++;
       const request: ShortListRequest = { id, query, cap, slot };
@@ -224,7 +229,7 @@ export function startShortLists(
         asked.postMessage(request);
       });
     },
-    running: () => ready,
+    state: () => (ready ? 'running' : worker || source ? 'starting' : 'none'),
     warmUp() {
       if (ready || done) return Promise.resolve();
       const settled = new Promise<void>((resolve) => readyWaiters.push(resolve));
