@@ -845,6 +845,19 @@ describe('GET /times query parameters', () => {
       ],
       [{ user: u2.username, project: f2, start: '2024-02-01', end: '2024-02-28' }, ['t4']],
       [{ user: u1.username, activity: [ax, ay], start: '2024-01-15' }, ['t2']],
+      // One user's dates: part of a month, months, open ends (time_user_json by month).
+      [{ user: u1.username, start: '2024-01-15', end: '2024-01-31' }, ['t2']],
+      [{ user: u1.username, start: '2024-02-01', end: '2024-02-29' }, []],
+      [
+        { user: u1.username, start: '2024-01-01', end: '2024-03-31', include_deleted: true },
+        ['t1', 't2', 't5'],
+      ],
+      [
+        { user: u1.username, start: '2024-01-31', end: '2024-03-01', include_deleted: true },
+        ['t5'],
+      ],
+      [{ user: u1.username, start: '2024-01-20' }, ['t2']],
+      [{ user: u1.username, end: '2024-01-19' }, ['t1']],
     ];
     for (const [query, expected] of cases) {
       assert.deepEqual(await names(query), expected, JSON.stringify(query));
@@ -860,6 +873,12 @@ describe('GET /times query parameters', () => {
     assert.deepEqual(
       order,
       [t.t2!, t.t3!, t.t4!, t.t1!].map((x) => x.uuid),
+    );
+    // One user's month (read whole, in the order of its stored key) moves the changed one.
+    const month = { user: u1.username, start: '2024-01-01', end: '2024-01-31' };
+    assert.deepEqual(
+      only(await listUuids(server.adminToken, month), all),
+      [t.t2!, t.t1!].map((x) => x.uuid),
     );
   });
 

@@ -14,6 +14,8 @@ export interface ListQuery {
   /** For rows that are API JSON texts already: how to read the list whole when short. */
   whole?: WholeListSql;
   params: readonly unknown[];
+  /** The counts' parameters, when they read other columns than the rows (else `params`). */
+  countParams?: readonly unknown[];
 }
 
 /** The statements of readWholeList, with the parameters of the list's. */
@@ -44,7 +46,7 @@ export function readWholeList(
   const { whole, params } = query;
   const count = sql(whole.cappedCountSql)
     .pluck()
-    .get(...params, cap + 1) as number;
+    .get(...(query.countParams ?? params), cap + 1) as number;
   if (count > cap) return undefined;
   return {
     count,
@@ -81,7 +83,7 @@ export function readList<Row>(readers: ReaderPool, query: ListQuery, toText: (ro
         reader
           .sql(query.countSql)
           .pluck()
-          .get(...query.params),
+          .get(...(query.countParams ?? query.params)),
       ),
     close() {
       if (!open) return;

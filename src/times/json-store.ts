@@ -1,6 +1,6 @@
 // SQL of a time entry's API JSON: computed from its rows, and stored (sql/004, time_json)
-// so that reads send it as it is, a second time clustered by user and date (sql/005,
-// time_user_json) for the lists of a user's entries. The stored text is never stale:
+// so that reads send it as it is, a second time clustered by user and month in list order
+// (sql/005 and 007, time_user_json) for the lists of a user's entries. The stored text is never stale:
 // every write of an entry rewrites both in the same transaction (refresh), and a change
 // that alters many entries' JSON at once (a project's slugs, an activity's slug) marks
 // theirs NULL in both in its own transaction. A NULL is computed by the reader (coalesce)
@@ -62,9 +62,9 @@ export const STALE_TIME_JSON_SQL = `SELECT t.uuid FROM time_json j JOIN times t 
 /** Entries whose time_user_json row is missing or says other than times and time_json. */
 export const UNMATCHED_USER_JSON_SQL = `SELECT t.uuid FROM times t
     LEFT JOIN time_json j ON j.time_id = t.id
-    LEFT JOIN time_user_json u
-      ON u.user_id = t.user_id AND u.date_worked = t.date_worked AND u.time_id = t.id
-  WHERE u.time_id IS NULL OR u.project_id IS NOT t.project_id
+    LEFT JOIN time_user_json u ON u.time_id = t.id
+  WHERE u.time_id IS NULL OR u.user_id IS NOT t.user_id OR u.date_worked IS NOT t.date_worked
+    OR u.month IS NOT substr(t.date_worked, 1, 7) OR u.project_id IS NOT t.project_id
     OR u.deleted_at IS NOT t.deleted_at OR u.changed_at IS NOT coalesce(t.updated_at, t.created_at)
     OR u.uuid IS NOT t.uuid OR u.json IS NOT j.json
   ORDER BY t.id`;
@@ -77,14 +77,15 @@ export function createTimeJsonStore(db: Db) {
     SET json = (SELECT ${COMPUTED} FROM times t WHERE t.id = j.time_id) WHERE j.time_id = ?
     RETURNING json`)
     .pluck();
-  // The row's key is kept by the triggers of sql/005; everything else is copied here.
+  // The row's user and day are kept by the triggers of sql/007; everything else is
+  // copied here (a new last change moves the row within its user's month).
   const copyToUser = db.prepare(`UPDATE time_user_json AS u
     SET project_id = s.project_id, deleted_at = s.deleted_at, changed_at = s.changed_at,
       uuid = s.uuid, json = s.json
-    FROM (SELECT t.user_id, t.date_worked, t.id, t.project_id, t.deleted_at,
+    FROM (SELECT t.id, t.project_id, t.deleted_at,
         coalesce(t.updated_at, t.created_at) AS changed_at, t.uuid, j.json
       FROM json_each(?) e JOIN times t ON t.id = e.value JOIN time_json j ON j.time_id = t.id) AS s
-    WHERE u.user_id = s.user_id AND u.date_worked = s.date_worked AND u.time_id = s.id`);
+    WHERE u.time_id = s.id`);
   const staleIds = db.prepare('SELECT time_id FROM time_json WHERE json IS NULL LIMIT ?').pluck();
   const fillJson = db.prepare(`UPDATE time_json AS j
     SET json = (SELECT ${COMPUTED} FROM times t WHERE t.id = j.time_id)
@@ -93,13 +94,11 @@ export function createTimeJsonStore(db: Db) {
   const projectStale = db.prepare(`UPDATE time_json SET json = NULL
     WHERE time_id IN (SELECT id FROM times WHERE project_id = ?)`);
   const projectUserStale = db.prepare(`UPDATE time_user_json SET json = NULL
-    WHERE (user_id, date_worked, time_id) IN
-      (SELECT user_id, date_worked, id FROM times WHERE project_id = ?)`);
+    WHERE time_id IN (SELECT id FROM times WHERE project_id = ?)`);
   const activityStale = db.prepare(`UPDATE time_json SET json = NULL
     WHERE time_id IN (SELECT time_id FROM time_activities WHERE activity_id = ?)`);
   const activityUserStale = db.prepare(`UPDATE time_user_json SET json = NULL
-    WHERE (user_id, date_worked, time_id) IN (SELECT t.user_id, t.date_worked, t.id
-      FROM time_activities ta JOIN times t ON t.id = ta.time_id WHERE ta.activity_id = ?)`);
+    WHERE time_id IN (SELECT time_id FROM time_activities WHERE activity_id = ?)`);
   return {
     /**
      * Rewrites one entry's JSON from its rows (both copies), the last step of every write
