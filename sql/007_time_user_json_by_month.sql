@@ -6,7 +6,8 @@
 -- statement (~110 µs in-process on the 1,000,000-entry benchmark). Keyed (user_id,
 -- month, changed_at, uuid), a calendar month is one range already in list order; a list
 -- over other dates reads the range of its months and sorts it, as before. time_id gets
--- an index of its own: every write of an entry finds its row by it.
+-- an index of its own: every write of an entry finds its row by it. (Revisions are never
+-- listed from here, and an entry's uuid and created_at never change.)
 --
 -- The same rows, columns and meaning otherwise (derived data, never exported; `admin
 -- check` compares every row with times and time_json).
@@ -46,10 +47,13 @@ CREATE TRIGGER times_user_json_row AFTER INSERT ON times BEGIN
     NEW.uuid, NEW.date_worked, NEW.id, NEW.project_id, NEW.deleted_at);
 END;
 
--- An entry moved to another user or day moves with its key; refresh writes the rest.
-CREATE TRIGGER times_user_json_key AFTER UPDATE OF user_id, date_worked ON times
-WHEN OLD.user_id IS NOT NEW.user_id OR OLD.date_worked IS NOT NEW.date_worked BEGIN
+-- The key follows the entry: another user or day, or a new last change (every update),
+-- moves its row. Refresh (times/json-store.ts) writes the other columns in place: setting
+-- a key column, even to its own value, would delete and insert the row again.
+CREATE TRIGGER times_user_json_key AFTER UPDATE OF user_id, date_worked, updated_at ON times
+WHEN OLD.user_id IS NOT NEW.user_id OR OLD.date_worked IS NOT NEW.date_worked
+  OR OLD.updated_at IS NOT NEW.updated_at BEGIN
   UPDATE time_user_json SET user_id = NEW.user_id, month = substr(NEW.date_worked, 1, 7),
-    date_worked = NEW.date_worked
+    date_worked = NEW.date_worked, changed_at = coalesce(NEW.updated_at, NEW.created_at)
   WHERE time_id = OLD.id;
 END;

@@ -77,13 +77,12 @@ export function createTimeJsonStore(db: Db) {
     SET json = (SELECT ${COMPUTED} FROM times t WHERE t.id = j.time_id) WHERE j.time_id = ?
     RETURNING json`)
     .pluck();
-  // The row's user and day are kept by the triggers of sql/007; everything else is
-  // copied here (a new last change moves the row within its user's month).
+  // The row's key (user, month, last change, uuid) and day are kept by the triggers of
+  // sql/007; the rest is copied here, in place (no key column is set: that would delete
+  // and insert the row again).
   const copyToUser = db.prepare(`UPDATE time_user_json AS u
-    SET project_id = s.project_id, deleted_at = s.deleted_at, changed_at = s.changed_at,
-      uuid = s.uuid, json = s.json
-    FROM (SELECT t.id, t.project_id, t.deleted_at,
-        coalesce(t.updated_at, t.created_at) AS changed_at, t.uuid, j.json
+    SET project_id = s.project_id, deleted_at = s.deleted_at, json = s.json
+    FROM (SELECT t.id, t.project_id, t.deleted_at, j.json
       FROM json_each(?) e JOIN times t ON t.id = e.value JOIN time_json j ON j.time_id = t.id) AS s
     WHERE u.time_id = s.id`);
   const staleIds = db.prepare('SELECT time_id FROM time_json WHERE json IS NULL LIMIT ?').pluck();
