@@ -60,10 +60,11 @@ const LIMITS: Record<RowId, string> = {
     'checkpointed like creates. No SPEC target; shown because revisions are most of the ' +
     'write cost.',
   storm:
-    'bcrypt (cost 10, ~70 ms of CPU per login) runs in worker threads, one per core, so the ' +
-    'event loop is never blocked by it. But on a 2-core machine 20 waiting logins keep both ' +
-    'cores busy with bcrypt, and the event loop (and the load generator) must share them: ' +
-    'what remains is CPU starvation, not blocking.',
+    'bcrypt (cost 10, ~70 ms of CPU per login) runs in worker threads, one per core but ' +
+    'one (src/auth/password.ts), so the event loop is never blocked by it and keeps a core ' +
+    'of its own: on this 2-core machine one worker, which 20 waiting logins keep busy for ' +
+    '~1.4 s. Two workers (one per core, before) kept both cores busy and the reads waited ' +
+    'for CPU.',
   whole:
     'The list is streamed from a read-only connection in 64 KB chunks, waiting for the socket ' +
     'to drain, so memory stays flat whatever the size. The first byte waits for the first ' +
@@ -119,9 +120,11 @@ const CLOSE: Partial<Record<RowId, string>> = {
     '(`times_project_date` serves only project filters, which `times_date` could with a ' +
     'scan of the range), or the JSON written in JavaScript instead of by SQLite.',
   storm:
-    'Closing the gap: cap the bcrypt pool at cores − 1 (here: one worker) so the event loop ' +
-    'always keeps a core — logins/s halve, reads keep their latency; or run the server on a ' +
-    'machine with more cores than concurrent logins.',
+    'Closing the gap: met. The pool is capped at cores − 1 (here one worker): logins/s ' +
+    'halve during a burst, reads keep their latency (partial runs, 5 s turns: reads ' +
+    '3,429–4,162 → 4,389–5,007 req/s, p99 9.4–10.6 → 6.7–7.4 ms, RSS of this row and the ' +
+    'two after it 129–133 → 120–124 MB). Beyond that, a machine with more cores than ' +
+    'concurrent logins.',
   whole:
     'Closing the gap: the stream itself is flat (see the RSS before and during it); the RSS ' +
     'it starts from is what earlier rows left behind (see Memory below).',

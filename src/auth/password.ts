@@ -77,8 +77,16 @@ const FIRST_ESTIMATE_MS = 100;
  */
 export const BCRYPT_IDLE_EXIT_MS = 10_000;
 
+/**
+ * Workers: one per core but one, so that a burst of logins leaves the event loop a core
+ * of its own (on 2 cores, two workers kept both busy and reads waited for CPU: the login
+ * storm of docs/benchmarks.md, reads 3,429–4,162 → 4,389–5,007 req/s, p99 9.4–10.6 →
+ * 6.7–7.4 ms, and one isolate fewer, ~8 MB). A single core still gets one.
+ */
+export const BCRYPT_WORKERS = Math.max(1, availableParallelism() - 1);
+
 export function createPasswordHasher(
-  size = Math.max(1, availableParallelism()),
+  size = BCRYPT_WORKERS,
   options: HasherOptions = {},
 ): PasswordHasher {
   const workers: Worker[] = [];
