@@ -7,7 +7,7 @@ import { openDatabase } from '../src/db/open';
 import type { Reply } from './helpers/api';
 import { insertTimes } from './helpers/bulk';
 import { badQueryBody } from './helpers/errors';
-import { createUser, uniqueSlug } from './helpers/factories';
+import { createAdminProject, createUser, uniqueSlug } from './helpers/factories';
 import { ADMIN, startTestServer, type TestServer } from './helpers/server';
 
 const LISTS = ['/users', '/users/org-roles', '/projects', '/activities', '/times'] as const;
@@ -19,18 +19,8 @@ const keys = (res: Reply) => (res.body as Record<string, unknown>[]).map(keyOf);
 /** Five of each resource, made through the API; the admin logs time on one project. */
 async function seed(server: TestServer) {
   const token = server.adminToken;
-  const activity = uniqueSlug('act');
-  const project = uniqueSlug('proj');
+  const { project, activity } = await createAdminProject(server);
   const ok = (res: Reply) => assert.equal(res.status, 200, res.text);
-  ok(await server.api.post('/activities', token, { name: 'Activity', slug: activity }));
-  ok(
-    await server.api.post('/projects', token, {
-      name: 'Project',
-      slugs: [project],
-      default_activity: activity,
-      users: { [ADMIN.username]: { member: true } },
-    }),
-  );
   for (let i = 0; i < 5; i++) {
     await createUser(server);
     ok(

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { type ShortListEvent, SLOT_BYTES, SLOTS } from '../src/db/short-lists';
 import type { Reply } from './helpers/api';
 import { insertTimes } from './helpers/bulk';
-import { uniqueSlug } from './helpers/factories';
+import { createAdminProject } from './helpers/factories';
 import { ADMIN, startTestServer, type TestServer } from './helpers/server';
 
 const ENTRIES = 1000; // one a day from 2020-01-01: the whole list is as long as a short one gets
@@ -19,19 +19,7 @@ const MONTHS = Array.from({ length: 32 }, (_, i) => {
 
 /** The admin's `count` entries, one a day from 2020-01-01, in a project of their own. */
 async function seed(server: TestServer, count = ENTRIES): Promise<void> {
-  const ok = (res: Reply) => assert.equal(res.status, 200, res.text);
-  const token = server.adminToken;
-  const activity = uniqueSlug('act');
-  const project = uniqueSlug('proj');
-  ok(await server.api.post('/activities', token, { name: 'Activity', slug: activity }));
-  ok(
-    await server.api.post('/projects', token, {
-      name: 'Project',
-      slugs: [project],
-      default_activity: activity,
-      users: { [ADMIN.username]: { member: true } },
-    }),
-  );
+  const { project, activity } = await createAdminProject(server);
   insertTimes(server.dbFile, {
     username: ADMIN.username,
     project,

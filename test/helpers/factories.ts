@@ -1,5 +1,5 @@
 // Test factories: build objects through the real API as the admin, with overrides.
-import { bcryptHash, type TestServer } from './server';
+import { ADMIN, bcryptHash, type TestServer } from './server';
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix}${++counter}${process.pid % 1000}`;
@@ -70,6 +70,21 @@ export async function createActivity(
     slug,
     ...overrides,
   });
+}
+
+/**
+ * A fresh activity and a project with it as the default activity, the admin a member:
+ * where the admin's times are made (e.g. by helpers/bulk.ts insertTimes). Their slugs.
+ */
+export async function createAdminProject(
+  server: TestServer,
+): Promise<{ project: string; activity: string }> {
+  const activity = (await createActivity(server)).slug;
+  const project = await createProject(server, {
+    default_activity: activity,
+    users: { [ADMIN.username]: { member: true } },
+  });
+  return { project: project.slugs[0] as string, activity };
 }
 
 export type TestRole = { name: string; slug: string };
