@@ -45,7 +45,8 @@ const LIMITS: Record<RowId, string> = {
     '`BEGIN IMMEDIATE` transaction, each in a savepoint of its own, and are answered after ' +
     'its COMMIT (src/db/write-queue.ts). Per create: valibot validation, owner, project, ' +
     'activities and membership lookups, the INSERTs (five indexes on `times`, two B-trees ' +
-    "for `time_activities`, the entry's `time_json` row, its `time_user_json` row (sql/005) " +
+    "for `time_activities`, the entry's `time_json` row, its `time_user_json` row and index " +
+    'entry (sql/005, 007) ' +
     'and the per-month totals of reports (sql/006), by triggers) and the JSON, written by an `UPDATE … RETURNING` that is also the ' +
     'response: nothing is read back. The COMMIT appends to the WAL (`synchronous = NORMAL`: ' +
     'no fsync); checkpoints, which copy the WAL into the file and wait for its fsync, run on ' +
@@ -56,7 +57,8 @@ const LIMITS: Record<RowId, string> = {
   update:
     'Like a create plus the history row: the current state is copied into `time_revisions` ' +
     '(INSERT … SELECT with the activity ids as JSON) before the UPDATE, which moves the entry ' +
-    'in `times_order` and its duration between per-month totals (sql/006). Grouped and ' +
+    'in `times_order` and its `time_user_json` row to the end of its month (sql/007), and ' +
+    'its duration between per-month totals (sql/006). Grouped and ' +
     'checkpointed like creates. No SPEC target; shown because revisions are most of the ' +
     'write cost.',
   storm:
