@@ -6,10 +6,9 @@
 import { type App, createApp } from '../src/app';
 import { createPasswordHasher } from '../src/auth/password';
 import { loadConfig } from '../src/config';
-import { readWholeList } from '../src/db/list-reader';
 import { openDatabase } from '../src/db/open';
-import { createReaderPool, inSnapshot, type ReaderPool } from '../src/db/readers';
-import { shortListsHere } from '../src/db/short-lists';
+import { createReaderPool, type ReaderPool } from '../src/db/readers';
+import { readShortHere, shortListsHere } from '../src/db/short-lists';
 import { toJsonText } from '../src/json-text';
 import { createLogger } from '../src/log';
 import type { Actor } from '../src/policy';
@@ -133,7 +132,7 @@ function probes(
   const oneMonth = () => {
     const m = rng.pick(months);
     const list = timeListQuery(app.times.filters(m.actor, m.query));
-    return inSnapshot(stores.readers, (reader) => readWholeList(reader.sql, list, 1000));
+    return readShortHere(stores.readers, list, 1000);
   };
 
   const parse = (body: string | undefined) =>

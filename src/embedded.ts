@@ -89,8 +89,9 @@ export const shortListWorkerSource = () =>
   databaseWorkerSource(SHORT_LIST_WORKER, (e) => e.shortListWorker);
 
 /**
- * A worker started a moment after start-up: embedded, or from source bundled
- * asynchronously, since the server is already answering requests by then.
+ * A worker with a database connection, started once the server answers requests (the
+ * checkpoints a moment after start-up, the short lists when first needed): embedded, or
+ * from source bundled asynchronously, so that answering goes on meanwhile.
  */
 async function databaseWorkerSource(
   entry: string,

@@ -7,8 +7,8 @@ import { migrate } from '../src/db/migrate';
 import { type Db, openDatabase } from '../src/db/open';
 import { reportQuery } from '../src/reports/store';
 import {
+  TIME_BY_UUID_SQL,
   type TimeListFilters,
-  timeByUuidSql,
   timeListQuery,
   timeViewSql,
 } from '../src/times/store';
@@ -181,7 +181,7 @@ for (const [name, open] of [
     });
 
     it('finds one time by its uuid through the unique index', () => {
-      for (const sql of [timeByUuidSql(), timeViewSql(false), timeViewSql(true)]) {
+      for (const sql of [TIME_BY_UUID_SQL, timeViewSql(false), timeViewSql(true)]) {
         const p = plan(db, sql, [1, 'x']);
         assert.match(p, /SEARCH t USING INDEX sqlite_autoindex_times_1 \(uuid=\?\)/);
         assert.doesNotMatch(p, /SCAN t\b/);

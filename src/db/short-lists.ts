@@ -76,10 +76,13 @@ interface Waiting {
   reject: (err: unknown) => void;
 }
 
+/** A short list read on the event loop, in a snapshot of a connection of the pool. */
+export const readShortHere = (readers: ReaderPool, query: ShortListQuery, cap: number) =>
+  inSnapshot(readers, (reader) => readWholeList(reader.sql, query, cap));
+
 /** Reads short lists on the event loop only (tests of a store, the in-process bench). */
 export function shortListsHere(readers: ReaderPool): ShortLists['read'] {
-  return async (query, cap) =>
-    inSnapshot(readers, (reader) => readWholeList(reader.sql, query, cap));
+  return async (query, cap) => readShortHere(readers, query, cap);
 }
 
 /**

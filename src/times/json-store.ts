@@ -1,10 +1,11 @@
 // SQL of a time entry's API JSON: computed from its rows, and stored (sql/004, time_json)
 // so that reads send it as it is, a second time clustered by user and month in list order
-// (sql/005 and 007, time_user_json) for the lists of a user's entries. The stored text is never stale:
-// every write of an entry rewrites both in the same transaction (refresh), and a change
-// that alters many entries' JSON at once (a project's slugs, an activity's slug) marks
-// theirs NULL in both in its own transaction. A NULL is computed by the reader (coalesce)
-// until json-filler.ts has filled it again, so reads never wait for the fill.
+// (sql/005 and 007, time_user_json) for the lists of a user's entries. The stored text is
+// never stale: every write of an entry rewrites both in the same transaction (refresh),
+// and a change that alters many entries' JSON at once (a project's slugs, an activity's
+// slug) marks theirs NULL in both in its own transaction. A NULL is computed by the
+// reader (coalesce) until json-filler.ts has filled it again, so reads never wait for the
+// fill.
 import { hasSlugSql } from '../activities/store';
 import type { Db } from '../db/open';
 import { projectSlugsSql } from '../projects/store';

@@ -142,11 +142,7 @@ export function createTimeService(deps: TimeServiceDeps) {
 
     list(actor: Actor, query: URLSearchParams): Listing {
       const filters = listFilters(actor, query);
-      return {
-        paging: pagingParams(query, deps.defaultLimit),
-        open: () => times.openList(filters),
-        readWhole: (cap) => times.readWholeList(filters, cap),
-      };
+      return { paging: pagingParams(query, deps.defaultLimit), ...times.listing(filters) };
     },
 
     get(actor: Actor, uuid: string, query: URLSearchParams) {

@@ -148,14 +148,14 @@ function withMonths(where: TimeWhere, f: TimeListFilters): TimeWhere {
   const last = f.end?.slice(0, 7);
   const months: string[] = [];
   const params = [...where.params];
-  if (first !== undefined && first === last) {
-    months.push('t.month = ?');
-    params.push(first);
-  } else {
-    if (first !== undefined) months.push('t.month >= ?');
-    if (first !== undefined) params.push(first);
-    if (last !== undefined) months.push('t.month <= ?');
-    if (last !== undefined) params.push(last);
+  const add = (sql: string, month: string) => {
+    months.push(sql);
+    params.push(month);
+  };
+  if (first !== undefined && first === last) add('t.month = ?', first);
+  else {
+    if (first !== undefined) add('t.month >= ?', first);
+    if (last !== undefined) add('t.month <= ?', last);
   }
   if (months.length === 0) return where;
   const clause = `${where.clause ? `${where.clause} AND` : 'WHERE'} ${months.join(' AND ')}`;
@@ -229,14 +229,13 @@ const timeByUuid = (columns: string, withParents: boolean) =>
   WHERE t.uuid = ?`;
 
 /** One time by uuid with what the service decides on when it writes (StoredTime). */
-export const timeByUuidSql = () =>
-  timeByUuid(
-    `t.id, t.uuid, t.user_id, t.project_id, t.duration, t.date_worked, t.issue_uri,
+export const TIME_BY_UUID_SQL = timeByUuid(
+  `t.id, t.uuid, t.user_id, t.project_id, t.duration, t.date_worked, t.issue_uri,
     t.notes, t.deleted_at,
     (SELECT json_group_array(activity_id ORDER BY activity_id) FROM time_activities
       WHERE time_id = t.id) AS activity_ids`,
-    false,
-  );
+  false,
+);
 
 /** What GET /times/:uuid decides on: a time's owner, deletion, JSON and the viewer's role. */
 export interface ViewedTime extends TimeRow {
@@ -249,7 +248,7 @@ export interface ViewedTime extends TimeRow {
 }
 
 /**
- * timeByUuidSql less what only writes need (the activity ids, gathered per entry): the
+ * TIME_BY_UUID_SQL less what only writes need (the activity ids, gathered per entry): the
  * statement of the commonest single read, ~8 against ~12 µs in-process.
  */
 export const timeViewSql = (withParents: boolean) =>
@@ -261,7 +260,7 @@ export function createTimeStore(
   json: TimeJsonStore,
   readShort: ShortLists['read'],
 ) {
-  const byUuid = db.prepare(timeByUuidSql());
+  const byUuid = db.prepare(TIME_BY_UUID_SQL);
   const viewPlain = db.prepare(timeViewSql(false));
   const viewWithParents = db.prepare(timeViewSql(true));
 
@@ -319,12 +318,17 @@ export function createTimeStore(
       return stmt.get(viewerId, uuid) as ViewedTime | undefined;
     },
 
-    /** The list of GET /times in a snapshot of its own. */
-    openList: (filters: TimeListFilters) => readList(readers, timeListQuery(filters), timeText),
-
-    /** The list of GET /times as one JSON array, when it has at most `cap` entries. */
-    readWholeList: (filters: TimeListFilters, cap: number) =>
-      readShort(timeListQuery(filters), cap),
+    /**
+     * The list of GET /times, its statements built once: opened in a snapshot of its own
+     * (paged, streamed), or read whole as one JSON array when it has at most `cap` entries.
+     */
+    listing(filters: TimeListFilters) {
+      const query = timeListQuery(filters);
+      return {
+        open: () => readList(readers, query, timeText),
+        readWhole: (cap: number) => readShort(query, cap),
+      };
+    },
 
     findLiveProject: (slug: string) => liveProjectBySlug.get(slug) as LiveProject | undefined,
 
