@@ -178,15 +178,15 @@ async function handle(
   } finally {
     const ms = performance.now() - started;
     app.metrics?.request(req.method, route, res.statusCode, ms / 1000);
-    app.log.info('request', {
-      method: req.method,
+    app.log.request({
+      method: req.method ?? '',
       path,
       route,
       status: res.statusCode,
       ms: Math.round(ms * 10) / 10,
       id,
-      client: ctx.client ?? null,
-      user: ctx.caller ?? null,
+      client: ctx.client,
+      user: ctx.caller,
     });
   }
 }
