@@ -40,8 +40,18 @@ export function createAuthenticate(tokens: TokenService, findHolder: FindTokenHo
     const holder = findHolder(username);
     if (!holder) throw authenticationFailure('Invalid token');
     if (isRevoked(holder, issuedAt)) throw authenticationFailure('Token has been revoked');
-    ctx.caller = holder.actor.username;
-    return { ...holder.actor, tokenIssuedAt: issuedAt };
+    const { actor } = holder;
+    ctx.caller = actor.username;
+    // Written out rather than spread: copying by spread was the slow path of every
+    // signed-in request.
+    return {
+      id: actor.id,
+      username: actor.username,
+      siteSpectator: actor.siteSpectator,
+      siteManager: actor.siteManager,
+      siteAdmin: actor.siteAdmin,
+      tokenIssuedAt: issuedAt,
+    };
   };
 }
 

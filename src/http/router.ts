@@ -8,8 +8,16 @@ export type Params = Record<string, string>;
 interface Route<H> {
   method: string;
   pattern: string;
-  segments: string[];
   handler: H;
+}
+
+/** The routes of one path pattern, by method. */
+interface Pattern<H> {
+  pattern: string;
+  segments: string[];
+  /** Literal segments: the more, the better the match (`/users/org-roles` over `/users/:username`). */
+  literals: number;
+  handlers: Map<string, H>;
 }
 
 export type Match<H> =
@@ -19,6 +27,7 @@ export type Match<H> =
 
 export class Router<H> {
   private readonly routes: Route<H>[] = [];
+  private readonly patterns: Pattern<H>[] = [];
 
   get(pattern: string, handler: H): this {
     return this.add('GET', pattern, handler);
@@ -31,7 +40,15 @@ export class Router<H> {
   }
 
   add(method: string, pattern: string, handler: H): this {
-    this.routes.push({ method, pattern, segments: pattern.split('/').slice(1), handler });
+    this.routes.push({ method, pattern, handler });
+    let entry = this.patterns.find((p) => p.pattern === pattern);
+    if (!entry) {
+      const segments = pattern.split('/').slice(1);
+      const literals = segments.filter((s) => !s.startsWith(':')).length;
+      entry = { pattern, segments, literals, handlers: new Map() };
+      this.patterns.push(entry);
+    }
+    if (!entry.handlers.has(method)) entry.handlers.set(method, handler);
     return this;
   }
 
@@ -40,35 +57,31 @@ export class Router<H> {
     return this.routes.map(({ method, pattern }) => ({ method, pattern }));
   }
 
+  /**
+   * The pattern with the most literal segments that fits the path (the first added among
+   * equals), then its handler for the method. Nothing is allocated for patterns that do
+   * not fit: this runs on every request.
+   */
   match(method: string, path: string): Match<H> {
     const parts = path.split('/').slice(1);
     if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop(); // tolerate a trailing slash
-    let best: { score: number; pattern: string } | undefined;
-    const byPattern = new Map<string, { route: Route<H>; params: Params }[]>();
-    for (const route of this.routes) {
-      const params = matchSegments(route.segments, parts);
-      if (!params) continue;
-      const score = route.segments.filter((s) => !s.startsWith(':')).length;
-      if (!best || score > best.score) best = { score, pattern: route.pattern };
-      const list = byPattern.get(route.pattern) ?? [];
-      list.push({ route, params });
-      byPattern.set(route.pattern, list);
+    let best: Pattern<H> | undefined;
+    for (const p of this.patterns) {
+      if ((!best || p.literals > best.literals) && fits(p.segments, parts)) best = p;
     }
     if (!best) return { kind: 'not-found' };
-    const candidates = byPattern.get(best.pattern) ?? [];
     // HEAD is GET without the body (RFC 9110 §9.3.2); node:http drops what is written.
-    const hit =
-      candidates.find((c) => c.route.method === method) ??
-      (method === 'HEAD' ? candidates.find((c) => c.route.method === 'GET') : undefined);
-    if (hit) {
+    const handler =
+      best.handlers.get(method) ?? (method === 'HEAD' ? best.handlers.get('GET') : undefined);
+    if (handler !== undefined) {
       return {
         kind: 'found',
-        handler: hit.route.handler,
-        params: hit.params,
+        handler,
+        params: paramsOf(best.segments, parts),
         pattern: best.pattern,
       };
     }
-    const allow = candidates.map((c) => c.route.method);
+    const allow = [...best.handlers.keys()];
     if (allow.includes('GET') && !allow.includes('HEAD')) {
       allow.splice(allow.indexOf('GET') + 1, 0, 'HEAD');
     }
@@ -76,19 +89,23 @@ export class Router<H> {
   }
 }
 
-function matchSegments(segments: string[], parts: string[]): Params | undefined {
-  if (segments.length !== parts.length) return undefined;
-  const params: Params = {};
+/** Literal segments equal, parameters non-empty. */
+function fits(segments: string[], parts: string[]): boolean {
+  if (segments.length !== parts.length) return false;
   for (let i = 0; i < segments.length; i++) {
     const seg = segments[i] as string;
     const part = parts[i] as string;
-    if (seg.startsWith(':')) {
-      if (part === '') return undefined;
-      params[seg.slice(1)] = part; // still percent-encoded; decoded by the handler's id parser
-    } else if (seg !== part) {
-      return undefined;
-    }
+    if (seg.charCodeAt(0) === 0x3a /* : */ ? part === '' : seg !== part) return false;
   }
+  return true;
+}
+
+/** The `:params` of a path that fits, still percent-encoded (the handler's id parser decodes). */
+function paramsOf(segments: string[], parts: string[]): Params {
+  const params: Params = {};
+  segments.forEach((seg, i) => {
+    if (seg.charCodeAt(0) === 0x3a /* : */) params[seg.slice(1)] = parts[i] as string;
+  });
   return params;
 }
 
