@@ -1,7 +1,8 @@
 // A project row as the store reads it → the API object (SPEC §4.1, §5): the one place its
 // shape is written. Earlier revisions are read as a JSON array built in SQL from
 // projectRevisionSql, whose keys the compiler checks against ProjectRevision.
-import { type ChangeTimes, changeDates, withParents } from '../db/revisions';
+import { formatDate } from '../dates';
+import { type ChangeTimes, withParents } from '../db/revisions';
 import type { SqlOf } from '../db/sql-json';
 import type { ProjectRole } from '../policy';
 
@@ -20,7 +21,7 @@ export interface ProjectRow {
   default_activity: string | null;
   /** JSON array of the slugs in the order they were sent. */
   slugs: string;
-  /** JSON object username → [member, spectator, manager] as 0/1. */
+  /** The users map as the API shows it: JSON object username → its ProjectRole. */
   users: string;
   /** Who made the current revision (username; null when not recorded). */
   changed_by: string | null;
@@ -60,50 +61,46 @@ export const projectRevisionSql = (
   deleted_at: 'r.deleted_at',
 });
 
-// fromEntries defines own properties: `out[name] = …` would set the prototype for a
-// user named `__proto__` instead of listing them.
-const toUsersJson = (users: string): Record<string, ProjectRole> =>
-  Object.fromEntries(
-    Object.entries(JSON.parse(users) as Record<string, [number, number, number]>).map(
-      ([name, [member, spectator, manager]]) => [
-        name,
-        { member: member === 1, spectator: spectator === 1, manager: manager === 1 },
-      ],
-    ),
-  );
-
 // Parents carry no users map (SPEC §4.1); the current object shows it after its fields.
 // Who made each revision (`changed_by`) is shown only with include_revisions, so every
-// other answer keeps the TimeSync shape.
-const projectJson = (
+// other answer keeps the TimeSync shape. Built key by key, not spread: this runs for
+// every project read and listed.
+function projectJson(
   uuid: string,
-  p: ProjectRevision,
+  p: Omit<ProjectRevision, 'slugs'>,
+  slugs: string[],
   withWho: boolean,
   users?: Record<string, ProjectRole>,
-) => ({
-  name: p.name,
-  slugs: p.slugs,
-  uri: p.uri,
-  owner: p.owner,
-  default_activity: p.default_activity,
-  ...(users === undefined ? {} : { users }),
-  uuid,
-  revision: p.revision,
-  ...changeDates(p),
-  ...(withWho ? { changed_by: p.changed_by } : {}),
-});
+) {
+  const json: Record<string, unknown> = {
+    name: p.name,
+    slugs,
+    uri: p.uri,
+    owner: p.owner,
+    default_activity: p.default_activity,
+  };
+  if (users !== undefined) json.users = users;
+  json.uuid = uuid;
+  json.revision = p.revision;
+  json.created_at = formatDate(p.created_at);
+  json.updated_at = formatDate(p.updated_at);
+  json.deleted_at = formatDate(p.deleted_at);
+  if (withWho) json.changed_by = p.changed_by;
+  return json;
+}
 
 // Only the keys matter to withParents (the revision's SQL is the store's).
 const REVISION_KEYS = projectRevisionSql(String, String);
 
 export function toProjectJson(row: ProjectRow) {
-  const current = { ...row, slugs: JSON.parse(row.slugs) as string[] };
   const withWho = row.parents !== undefined;
+  // JSON.parse makes every username an own key, `__proto__` too.
+  const users = JSON.parse(row.users) as Record<string, ProjectRole>;
   return withParents(
-    projectJson(row.uuid, current, withWho, toUsersJson(row.users)),
+    projectJson(row.uuid, row, JSON.parse(row.slugs) as string[], withWho, users),
     row.parents,
     REVISION_KEYS,
-    (p) => projectJson(row.uuid, p, true),
+    (p) => projectJson(row.uuid, p, p.slugs, true),
   );
 }
 

@@ -35,6 +35,9 @@ export const projectSlugsSql = (projectId: string) =>
 const activitySlugOf = (activityId: string) =>
   `(SELECT slug FROM activities WHERE id = ${activityId} AND deleted_at IS NULL)`;
 
+/** A 0/1 column as a JSON true or false inside json_object. */
+const jsonBoolean = (column: string) => `json(iif(${column} = 1, 'true', 'false'))`;
+
 /** Each column of a ProjectRow (but its parents), typed so none can be forgotten. */
 const COLUMNS = columnsSql<Omit<ProjectRow, 'parents'>>({
   id: 'p.id',
@@ -51,9 +54,10 @@ const COLUMNS = columnsSql<Omit<ProjectRow, 'parents'>>({
   changed_by: usernameSql('p.changed_by'),
   default_activity: activitySlugOf('p.default_activity_id'),
   slugs: projectSlugsSql('p.id'),
-  users: `(SELECT json_group_object(u.username, json_array(pu.member, pu.spectator, pu.manager)
-     ORDER BY u.username) FROM project_users pu JOIN users u ON u.id = pu.user_id
-   WHERE pu.project_id = p.id)`,
+  users: `(SELECT json_group_object(u.username, json_object(
+       'member', ${jsonBoolean('pu.member')}, 'spectator', ${jsonBoolean('pu.spectator')},
+       'manager', ${jsonBoolean('pu.manager')}) ORDER BY u.username)
+     FROM project_users pu JOIN users u ON u.id = pu.user_id WHERE pu.project_id = p.id)`,
 });
 
 /** Every earlier revision of `p` as one JSON array, newest first (no N+1 in lists). */
