@@ -7,19 +7,20 @@ import { fmt, pct, profileLines, ROW_NAMES, RSS_LIMIT_MB, verdict } from './repo
 /** What bounds each row, as the profile and the ceilings show it. */
 const LIMITS: Record<RowId, string> = {
   time:
-    'Per request the server splits the target, routes, looks the token up among those it ' +
-    'has verified (HMAC-SHA512 and a JSON parse only the first time) and the caller among ' +
-    'the holders it keeps (after one `PRAGMA data_version` probe), runs one statement (the ' +
-    "time's stored JSON, its owner and deletion, and the viewer's role in its project; not " +
-    'the activity ids only writes need: ~8 against ~12 µs in-process), writes a JSON log line ' +
-    '(batched: one write to stdout per turn of the event loop) and the response to the ' +
-    'socket. In the profile of this row (before the caches and the batched log) the ' +
-    'socket writes (`writev`, kernel time) are the largest single item (~27 % of busy time), ' +
-    'the two statements ~18 %, token checking ~6 %, logging and routing a few % each: no ' +
-    'single hot spot is left, the cost is the sum of the steps. The bare server does only ' +
-    'the socket part. The load generator takes one of the two cores, so the server has one ' +
-    'and every request queues on its event loop: p99 is the queue of 10 connections plus ' +
-    'whatever else the machine schedules.',
+    'Per request the server splits the target, routes (patterns grouped once, nothing made ' +
+    'for those that do not fit), looks the token up among those it has verified ' +
+    '(HMAC-SHA512 and a JSON parse only the first time) and the caller among the holders ' +
+    'it keeps (`PRAGMA data_version` probed once per batch of requests that one poll of ' +
+    "the sockets gave), runs one statement (the time's stored JSON, its owner and " +
+    "deletion, and the viewer's role in its project; not the activity ids only writes " +
+    'need: ~8 against ~12 µs in-process), writes its log line (written out field by ' +
+    'field, and to stdout once per turn of the event loop) and the response to the ' +
+    'socket. In a `perf` profile of the executable under this row, on the event loop: ' +
+    'the response write (`writev`, mostly kernel time) ~24 %, SQLite ~22 % (the statement ' +
+    'and its `fcntl` locks), GC ~11 %, node:http and the rest of the JavaScript spread ' +
+    'thin. The bare server does only the socket part. The load generator takes one of ' +
+    'the two cores, so the server has one and every request queues on its event loop: ' +
+    'p99 is the queue of 10 connections plus whatever else the machine schedules.',
   project:
     'The same path as a time read; the statement gathers the slugs and the users map ' +
     '(`json_group_object` over `project_users` joined to `users`), so the row is a little ' +
@@ -96,21 +97,23 @@ const LIMITS: Record<RowId, string> = {
 /** How a miss could be closed, row by row. */
 const CLOSE: Partial<Record<RowId, string>> = {
   time:
-    'Closing the gap: on a quiet machine the bare server answers 37,000–40,000 req/s, ' +
-    'as fast as the load generator can ask (on the busier machine of earlier runs it ' +
-    'answered ~22,000, and ~7,500 was 34 %), so 30 % means ~85 µs per request. Measured in the executable, ' +
-    'a time read costs ~90 µs of user CPU and ~30 µs of kernel time, the bare server ~12 ' +
-    'and ~8; /health through our request path ~34 and ~14. `perf` (cpu-clock) on the ' +
-    "server under this row: ~25 % kernel, a third of it waking the load generator's " +
-    'socket (`sock_def_readable`), which the bare server pays less of because the load ' +
-    'generator never sleeps; ~13 % SQLite; V8 runtime, GC and node:http the rest, no ' +
-    'single item over ~3 %. What is left to cut is many small things (the per-request ' +
-    '`PRAGMA data_version` probe and its two `fcntl` locks, the log line, the objects ' +
-    'made per request), each a few per cent: p99 is met, the ratio is not within reach ' +
-    'of them on this machine.',
+    'Closing the gap: on a quiet machine the bare server answers 37,000–41,000 req/s, as ' +
+    'fast as the load generator can ask, so 30 % means ~82–85 µs per request on the one ' +
+    'core the server has. Side by side on the same data (executable, alternating 3 s ' +
+    'turns), CPU per time read went 114 → 78 µs this round: 93 with the log line written ' +
+    'out field by field (the object it spread and stringified cost a fifth of the ' +
+    'request), 82 with the router and the actor not spreading or allocating per route, ' +
+    '78 with one `data_version` probe per batch. Cheaper per request than that are only ' +
+    'the kernel part of the socket write (the bare server pays less of it because the ' +
+    'load generator never sleeps), the statement and what node:http allocates. A second ' +
+    'HTTP thread is not available: Node 20 has no `reusePort`, worker threads cannot ' +
+    'share a listening socket, and another process would double the memory.',
   project:
-    'Closing the gap: as for 1a; in addition the users map could be kept as a denormalised ' +
-    'JSON column updated with the map, instead of `json_group_object` on every read.',
+    'Closing the gap: as for 1a, and the project statement gathers six things with a ' +
+    'subquery each (~11 against ~7 µs in-process) and its JSON is built in JavaScript ' +
+    "(~3.5 µs). Storing each project's API JSON, rewritten in the transaction of every " +
+    'change that alters it (the project, its slugs and users map, a user deleted, an ' +
+    "activity's slug), as the times do, would make it one row read.",
   month:
     'Closing the gap: met. What is left per month on the event loop is HTTP, handing the ' +
     'list to the worker and back (~20 µs), and ~0.2 ms of kernel time writing 170 KB; on ' +
@@ -408,6 +411,24 @@ const HOT_SPOTS = [
   'in one statement (its rows come in key order, so a LIMIT costs no sort) instead of a',
   'capped count and the body: 1,200 identical bodies, and no time saved (297–300 against',
   '280–311 µs in-process, in the same position of the loop).',
+  '',
+  '**Fixed — the request path, fifth round** (issue 20; src/log.ts, src/http/router.ts,',
+  'src/auth/session.ts, src/users/holder-cache.ts, src/projects). Turns of two executables',
+  'side by side on the same data, 3 s each, alternating (load 0–2), time reads:',
+  "the log line written out field by field instead of spreading the fields into the line's",
+  'object and stringifying it (`Logger.request`, the same bytes): 8,936 → 11,035 req/s,',
+  '114 → 93 µs CPU each; with the log off altogether 11,300–12,300, so the line now costs',
+  'little. The router grouping its patterns once and matching without making a params',
+  'object, a Map and arrays for every route of the same length, and the actor built field',
+  'by field instead of spread: 10,234 → 12,517 req/s, 100 → 82 µs. `PRAGMA data_version`',
+  'probed once per batch of requests that one poll of the sockets gave (each of them',
+  'arrived before the probe, so whatever was committed before it was sent is seen;',
+  'test/stale-reads.test.ts runs reads while another process changes a password): 12,453',
+  '→ 13,129, 82 → 78 µs. Project reads: the users map from SQL in the shape the API shows',
+  'and the JSON object built without spreading the row: 8,319 → 8,753 req/s. Tried and',
+  'left out: authenticating a GET without a turn of the event loop (no promise until a',
+  'POST body is awaited) gave 11,502 against 11,502 req/s; the log written into a Buffer',
+  'instead of a string, 10,543 against 10,358.',
   '',
   '**Fixed — bcrypt workers for good.** The pool started by the first logins kept its',
   'isolates for the life of the server; a worker now exits after 10 s without a task.',
