@@ -1,7 +1,7 @@
 // The HTTP server: every request goes through route matching, the handler, one error
 // path and one log line. startServer() wires the database and services for `serve` and
 // for the tests; close() is the graceful shutdown of SPEC §8.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ensureFirstAdmin } from './admin/first-admin';
 import { type App, createApp } from './app';
@@ -17,6 +17,7 @@ import { ApiError, serverError, serviceUnavailable } from './errors';
 import { clientAddress, requestId } from './http/client';
 import type { Ctx, Handler } from './http/context';
 import { answerPreflight, applyCors } from './http/cors';
+import { IdentifiedResponse } from './http/identified-response';
 import { sendError } from './http/respond';
 import { endpointMethodNotAllowed, endpointNotFound, type Router } from './http/router';
 import type { StaticSite } from './http/static';
@@ -54,6 +55,7 @@ export function createHttpServer(app: App, timeouts: ServerTimeouts = DEFAULT_TI
       requestTimeout: timeouts.requestMs,
       keepAliveTimeout: timeouts.keepAliveMs,
       connectionsCheckingInterval: timeouts.checkIntervalMs,
+      ServerResponse: IdentifiedResponse,
     },
     (req, res) => {
       void handle(app, router, web, req, res);
@@ -112,14 +114,14 @@ async function handle(
   router: Router<Handler>,
   web: StaticSite | undefined,
   req: IncomingMessage,
-  res: ServerResponse,
+  res: IdentifiedResponse,
 ) {
   const started = performance.now();
   const { path, search } = splitTarget(req.url);
   const query = new URLSearchParams(search);
   const url = lazyUrl(path, search);
   const id = requestId(req);
-  res.setHeader('X-Request-Id', id);
+  res.requestId = id;
   const ctx: Ctx = {
     req,
     res,

@@ -55,6 +55,35 @@ describe('the request log line and X-Request-Id', () => {
     assert.match(long.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
   });
 
+  it('sends the request id back on every kind of answer', async () => {
+    const token = server.adminToken;
+    await server.api.post('/activities', token, { name: 'Gone', slug: 'gone' });
+    const page = await server.api.raw('/');
+    const etag = page.headers.get('etag') ?? '';
+    assert.equal(page.status, 200);
+    const answers: [string, string, RequestInit, number][] = [
+      ['json', '/health', {}, 200],
+      ['signed-in', `/v0/users/admin?token=${token}`, {}, 200],
+      ['list', `/v0/times?token=${token}`, {}, 200],
+      ['csv', `/v0/times?format=csv&token=${token}`, {}, 200],
+      ['error', '/v0/users/admin', {}, 401],
+      ['not-found', '/v0/no/such/thing', {}, 404],
+      ['not-allowed', '/v0/timer/stop', { method: 'GET' }, 405],
+      ['preflight', '/v0/times', { method: 'OPTIONS', headers: { Origin: 'https://a.test' } }, 204],
+      ['empty', `/v0/activities/gone?token=${token}`, { method: 'DELETE' }, 200],
+      ['web page', '/', {}, 200],
+      ['not-modified', '/', { headers: { 'If-None-Match': etag } }, 304],
+    ];
+    for (const [kind, path, init, status] of answers) {
+      const id = `kind-${kind.replace(/ /g, '-')}`;
+      const headers = { ...(init.headers as Record<string, string>), 'X-Request-Id': id };
+      const res = await fetch(`${server.url}${path}`, { ...init, headers });
+      await res.arrayBuffer();
+      assert.equal(res.status, status, kind);
+      assert.equal(res.headers.get('x-request-id'), id, kind);
+    }
+  });
+
   it('names requests no route answered by a fixed label, not their path', async () => {
     const res = await server.api.raw('/v0/no/such/thing', { headers: { 'X-Request-Id': 'nf-1' } });
     assert.equal(res.status, 404);
