@@ -181,8 +181,13 @@ for (const [name, open] of [
     });
 
     it('finds one time by its uuid through the unique index', () => {
-      for (const sql of [TIME_BY_UUID_SQL, timeViewSql(false), timeViewSql(true)]) {
-        const p = plan(db, sql, [1, 'x']);
+      const statements: [string, unknown[]][] = [
+        [TIME_BY_UUID_SQL, [1, 'x']],
+        [timeViewSql(false), ['x']],
+        [timeViewSql(true), ['x']],
+      ];
+      for (const [sql, params] of statements) {
+        const p = plan(db, sql, params);
         assert.match(p, /SEARCH t USING INDEX sqlite_autoindex_times_1 \(uuid=\?\)/);
         assert.doesNotMatch(p, /SCAN t\b/);
       }

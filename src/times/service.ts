@@ -8,7 +8,7 @@ import { badQueryValue, invalidForeignKey, missingField, notFound } from '../err
 import type { Listing } from '../http/list';
 import { booleanParam, firstParam, listParam, pagingParams } from '../http/query';
 import { isSlug, isUsername } from '../identifiers';
-import { type Actor, authorize, type ProjectRole, seesAllTimes } from '../policy';
+import { type Actor, authorize, NO_ROLE, type ProjectRole, permits, seesAllTimes } from '../policy';
 import { parseObject } from '../validate';
 import { type TimeJson, timeJsonText } from './json';
 import { createTimeSchema, type UpdateTimeInput, updateTimeSchema } from './schema';
@@ -148,14 +148,15 @@ export function createTimeService(deps: TimeServiceDeps) {
     get(actor: Actor, uuid: string, query: URLSearchParams) {
       const includeDeleted = booleanParam(query, 'include_deleted');
       const includeRevisions = booleanParam(query, 'include_revisions');
-      const row = times.findToView(uuid, actor.id, includeRevisions);
+      const row = times.findToView(uuid, includeRevisions);
       if (!row || (row.deleted_at !== null && !includeDeleted)) throw notFound('time');
-      const role = {
-        member: row.viewer_member === 1,
-        spectator: row.viewer_spectator === 1,
-        manager: row.viewer_manager === 1,
-      };
-      authorize(actor, { do: 'view time', uuid: row.uuid, ownerId: row.user_id, role });
+      // A role in the project only ever adds permission, so it is read only for a viewer
+      // the entry is not shown to without one (not its owner, not a site-wide viewer).
+      const viewing = (role: ProjectRole) =>
+        ({ do: 'view time', uuid: row.uuid, ownerId: row.user_id, role }) as const;
+      if (!permits(actor, viewing(NO_ROLE))) {
+        authorize(actor, viewing(roleOf(row.project_id, actor.id)));
+      }
       return timeJsonText(row);
     },
 
