@@ -11,9 +11,9 @@ const LIMITS: Record<RowId, string> = {
     'for those that do not fit), looks the token up among those it has verified ' +
     '(HMAC-SHA512 and a JSON parse only the first time) and the caller among the holders ' +
     'it keeps (`PRAGMA data_version` probed once per batch of requests that one poll of ' +
-    "the sockets gave), runs one statement (the time's stored JSON, its owner and " +
-    "deletion, and the viewer's role in its project; not the activity ids only writes " +
-    'need: ~8 against ~12 µs in-process), writes its log line (written out field by ' +
+    "the sockets gave), runs one statement (the time's stored JSON, its owner, project " +
+    "and deletion: ~6 µs in-process; the viewer's role in the project is read apart only " +
+    'when the answer depends on it), writes its log line (written out field by ' +
     'field, and to stdout once per turn of the event loop) and the response to the ' +
     'socket. In a `perf` profile of the executable under this row, on the event loop: ' +
     'the response write (`writev`, mostly kernel time) ~24 %, SQLite ~22 % (the statement ' +
@@ -103,7 +103,9 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'turns), CPU per time read went 114 → 78 µs this round: 93 with the log line written ' +
     'out field by field (the object it spread and stringified cost a fifth of the ' +
     'request), 82 with the router and the actor not spreading or allocating per route, ' +
-    '78 with one `data_version` probe per batch. Cheaper per request than that are only ' +
+    '78 with one `data_version` probe per batch; then, measured on a slower hour of the ' +
+    'machine, 104 → 97 µs with X-Request-Id given to writeHead and 92 → 89 µs with the ' +
+    "viewer's role read only when it matters. Cheaper per request than that are only " +
     'the kernel part of the socket write (the bare server pays less of it because the ' +
     'load generator never sleeps), the statement and what node:http allocates. A second ' +
     'HTTP thread is not available: Node 20 has no `reusePort`, worker threads cannot ' +
@@ -424,11 +426,19 @@ const HOT_SPOTS = [
   'probed once per batch of requests that one poll of the sockets gave (each of them',
   'arrived before the probe, so whatever was committed before it was sent is seen;',
   'test/stale-reads.test.ts runs reads while another process changes a password): 12,453',
-  '→ 13,129, 82 → 78 µs. Project reads: the users map from SQL in the shape the API shows',
+  '→ 13,129, 82 → 78 µs. X-Request-Id added to the object writeHead is given',
+  '(src/http/identified-response.ts) instead of set up front, which sent every answer down',
+  "node:http's slower path of headers set one by one: 9,800 → 10,589 req/s, 104 → 97 µs",
+  "(a slower hour of the machine). The viewer's role in the project read by a second",
+  'statement only when the answer depends on it (a role only adds permission; the owner',
+  'and site-wide viewers need none): 11,069 → 11,543, 92 → 89 µs; the statement itself',
+  'went from ~8 to ~6 µs in-process. Project reads: the users map from SQL in the shape',
+  'the API shows',
   'and the JSON object built without spreading the row: 8,319 → 8,753 req/s. Tried and',
   'left out: authenticating a GET without a turn of the event loop (no promise until a',
   'POST body is awaited) gave 11,502 against 11,502 req/s; the log written into a Buffer',
-  'instead of a string, 10,543 against 10,358.',
+  'instead of a string, 10,543 against 10,358; calling GET handlers without the write-lock',
+  'retry wrapper, 10,767 against 11,219 (within the noise of those turns).',
   '',
   '**Fixed — bcrypt workers for good.** The pool started by the first logins kept its',
   'isolates for the life of the server; a worker now exits after 10 s without a task.',
