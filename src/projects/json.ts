@@ -1,33 +1,75 @@
 // A project row as the store reads it → the API object (SPEC §4.1, §5): the one place its
-// shape is written. Earlier revisions are read as a JSON array built in SQL from
-// projectRevisionSql, whose keys the compiler checks against ProjectRevision.
-import { formatDate } from '../dates';
+// shape is written. The current revision's object is written by SQLite (projectJsonSql:
+// json_object, whose text JSON.stringify would write the same), so a read or a list sends
+// it as it is, with no object made per project; earlier revisions are read as a JSON
+// array built in SQL from projectRevisionSql, whose keys the compiler checks against
+// ProjectRevision, and mapped here.
+import { formatDate, sqlDate } from '../dates';
 import { type ChangeTimes, withParents } from '../db/revisions';
 import type { SqlOf } from '../db/sql-json';
+import { JsonText } from '../json-text';
 import type { ProjectRole } from '../policy';
 
 export interface ProjectRow {
   id: number;
   uuid: string;
-  revision: number;
   name: string;
   uri: string | null;
   owner_id: number | null;
   default_activity_id: number | null;
-  created_at: number;
-  updated_at: number | null;
   deleted_at: number | null;
-  owner: string | null;
-  default_activity: string | null;
   /** JSON array of the slugs in the order they were sent. */
   slugs: string;
-  /** The users map as the API shows it: JSON object username → its ProjectRole. */
-  users: string;
-  /** Who made the current revision (username; null when not recorded). */
-  changed_by: string | null;
+  /** The API object of the current revision, as JSON text (projectJsonSql). */
+  json: string;
+  /** Who made the current revision (username; null when not recorded); with parents only. */
+  changed_by?: string | null;
   /** JSON array of earlier revisions, newest first; only when revisions were asked for. */
   parents?: string;
 }
+
+/** The API object of a project's current revision (SPEC §4.1). */
+export interface ProjectJson {
+  name: string;
+  slugs: string[];
+  uri: string | null;
+  owner: string | null;
+  default_activity: string | null;
+  users: Record<string, ProjectRole>;
+  uuid: string;
+  revision: number;
+  created_at: string;
+  updated_at: string | null;
+  deleted_at: string | null;
+}
+
+/** The SQL of each part of the current object that is not a column of `projects p`. */
+export interface ProjectJsonSources {
+  usernameOf: (userId: string) => string;
+  activitySlugOf: (activityId: string) => string;
+  /** The project's slugs as a JSON array. */
+  slugs: string;
+  /** The users map in the API's shape, as a JSON object. */
+  users: string;
+}
+
+/**
+ * The current revision's API object (FROM projects p) as SQL. Its keys are written in the
+ * order the API shows them; the users map follows the fields, as TimeSync has it.
+ */
+export const projectJsonSql = (sources: ProjectJsonSources): SqlOf<ProjectJson> => ({
+  name: 'p.name',
+  slugs: `json(${sources.slugs})`,
+  uri: 'p.uri',
+  owner: sources.usernameOf('p.owner_id'),
+  default_activity: sources.activitySlugOf('p.default_activity_id'),
+  users: `json(${sources.users})`,
+  uuid: 'p.uuid',
+  revision: 'p.revision',
+  created_at: sqlDate('p.created_at'),
+  updated_at: sqlDate('p.updated_at'),
+  deleted_at: sqlDate('p.deleted_at'),
+});
 
 /** The fields a project shows, of its current row or of one of its revisions. */
 export interface ProjectRevision extends ChangeTimes {
@@ -61,47 +103,38 @@ export const projectRevisionSql = (
   deleted_at: 'r.deleted_at',
 });
 
-// Parents carry no users map (SPEC §4.1); the current object shows it after its fields.
-// Who made each revision (`changed_by`) is shown only with include_revisions, so every
-// other answer keeps the TimeSync shape. Built key by key, not spread: this runs for
-// every project read and listed.
-function projectJson(
-  uuid: string,
-  p: Omit<ProjectRevision, 'slugs'>,
-  slugs: string[],
-  withWho: boolean,
-  users?: Record<string, ProjectRole>,
-) {
-  const json: Record<string, unknown> = {
-    name: p.name,
-    slugs,
-    uri: p.uri,
-    owner: p.owner,
-    default_activity: p.default_activity,
-  };
-  if (users !== undefined) json.users = users;
-  json.uuid = uuid;
-  json.revision = p.revision;
-  json.created_at = formatDate(p.created_at);
-  json.updated_at = formatDate(p.updated_at);
-  json.deleted_at = formatDate(p.deleted_at);
-  if (withWho) json.changed_by = p.changed_by;
-  return json;
-}
+// Parents carry no users map (SPEC §4.1), and each says who made it (`changed_by`), which
+// include_revisions adds to the current object too (issue 17); every other answer keeps
+// the TimeSync shape.
+const revisionJson = (uuid: string, p: ProjectRevision) => ({
+  name: p.name,
+  slugs: p.slugs,
+  uri: p.uri,
+  owner: p.owner,
+  default_activity: p.default_activity,
+  uuid,
+  revision: p.revision,
+  created_at: formatDate(p.created_at),
+  updated_at: formatDate(p.updated_at),
+  deleted_at: formatDate(p.deleted_at),
+  changed_by: p.changed_by,
+});
 
 // Only the keys matter to withParents (the revision's SQL is the store's).
 const REVISION_KEYS = projectRevisionSql(String, String);
 
-export function toProjectJson(row: ProjectRow) {
-  const withWho = row.parents !== undefined;
-  // JSON.parse makes every username an own key, `__proto__` too.
-  const users = JSON.parse(row.users) as Record<string, ProjectRole>;
+/** The response body of a project: SQLite's text as it is, unless revisions were asked for. */
+export function toProjectJson(row: ProjectRow): JsonText | object {
+  if (row.parents === undefined) return new JsonText(row.json);
+  const current = JSON.parse(row.json) as ProjectJson;
   return withParents(
-    projectJson(row.uuid, row, JSON.parse(row.slugs) as string[], withWho, users),
+    { ...current, changed_by: row.changed_by ?? null },
     row.parents,
     REVISION_KEYS,
-    (p) => projectJson(row.uuid, p, p.slugs, true),
+    (p) => revisionJson(row.uuid, p),
   );
 }
 
-export const projectText = (row: ProjectRow) => JSON.stringify(toProjectJson(row));
+/** A listed project's JSON text. */
+export const projectText = (row: ProjectRow): string =>
+  row.parents === undefined ? row.json : JSON.stringify(toProjectJson(row));

@@ -8,7 +8,7 @@ import type { ReaderPool } from '../db/readers';
 import { columnsSql, jsonObjectSql } from '../db/sql-json';
 import { NO_ROLE, type ProjectRole } from '../policy';
 import { usernameSql } from '../users/store';
-import { type ProjectRow, projectRevisionSql, projectText } from './json';
+import { type ProjectRow, projectJsonSql, projectRevisionSql, projectText } from './json';
 
 /** The stored fields of a project that a revision records (besides its slugs). */
 export interface ProjectFields {
@@ -38,26 +38,30 @@ const activitySlugOf = (activityId: string) =>
 /** A 0/1 column as a JSON true or false inside json_object. */
 const jsonBoolean = (column: string) => `json(iif(${column} = 1, 'true', 'false'))`;
 
-/** Each column of a ProjectRow (but its parents), typed so none can be forgotten. */
-const COLUMNS = columnsSql<Omit<ProjectRow, 'parents'>>({
+/** The users map in the API's shape: username → {member, spectator, manager}. */
+const USERS_MAP = `(SELECT json_group_object(u.username, json_object(
+    'member', ${jsonBoolean('pu.member')}, 'spectator', ${jsonBoolean('pu.spectator')},
+    'manager', ${jsonBoolean('pu.manager')}) ORDER BY u.username)
+  FROM project_users pu JOIN users u ON u.id = pu.user_id WHERE pu.project_id = p.id)`;
+
+/** Each column of a ProjectRow (but those only read with its parents), typed so none can be forgotten. */
+const COLUMNS = columnsSql<Omit<ProjectRow, 'changed_by' | 'parents'>>({
   id: 'p.id',
   uuid: 'p.uuid',
-  revision: 'p.revision',
   name: 'p.name',
   uri: 'p.uri',
   owner_id: 'p.owner_id',
   default_activity_id: 'p.default_activity_id',
-  created_at: 'p.created_at',
-  updated_at: 'p.updated_at',
   deleted_at: 'p.deleted_at',
-  owner: usernameSql('p.owner_id'),
-  changed_by: usernameSql('p.changed_by'),
-  default_activity: activitySlugOf('p.default_activity_id'),
   slugs: projectSlugsSql('p.id'),
-  users: `(SELECT json_group_object(u.username, json_object(
-       'member', ${jsonBoolean('pu.member')}, 'spectator', ${jsonBoolean('pu.spectator')},
-       'manager', ${jsonBoolean('pu.manager')}) ORDER BY u.username)
-     FROM project_users pu JOIN users u ON u.id = pu.user_id WHERE pu.project_id = p.id)`,
+  json: jsonObjectSql(
+    projectJsonSql({
+      usernameOf: usernameSql,
+      activitySlugOf,
+      slugs: projectSlugsSql('p.id'),
+      users: USERS_MAP,
+    }),
+  ),
 });
 
 /** Every earlier revision of `p` as one JSON array, newest first (no N+1 in lists). */
@@ -65,7 +69,8 @@ const PARENTS = `(SELECT json_group_array(
     ${jsonObjectSql(projectRevisionSql(usernameSql, activitySlugOf))} ORDER BY r.revision DESC)
   FROM project_revisions r WHERE r.project_id = p.id) AS parents`;
 
-const columns = (withParents: boolean) => (withParents ? `${COLUMNS}, ${PARENTS}` : COLUMNS);
+const columns = (withParents: boolean) =>
+  withParents ? `${COLUMNS}, ${usernameSql('p.changed_by')} AS changed_by, ${PARENTS}` : COLUMNS;
 
 /** Lists are ordered by last change, then uuid (SPEC §6). */
 const ORDER = 'ORDER BY coalesce(p.updated_at, p.created_at), p.uuid';
