@@ -108,6 +108,35 @@ describe('creating projects', () => {
     assert.deepEqual(got.body, res.body);
   });
 
+  it('writes any name as JSON.stringify would, in the read, the list and with revisions', async () => {
+    const slug = uniqueSlug('odd');
+    const name = 'quote " backslash \\ line\nbreak tab\t \u0001 é ☃ \u2028 😀 </script>';
+    const created = await server.api.post('/projects', admin, {
+      name,
+      slugs: [slug],
+      users: { [member.username]: { spectator: true } },
+    });
+    assert.equal(created.status, 200, created.text);
+    const got = await server.api.get(`/projects/${slug}`, admin);
+    assert.equal(got.body.name, name);
+    assert.equal(got.text, JSON.stringify(got.body), 'the bytes JSON.stringify writes');
+    const listed = await server.api.get('/projects', admin);
+    const text = JSON.stringify(
+      (listed.body as { uuid: string }[]).find((p) => p.uuid === got.body.uuid),
+    );
+    assert.ok(listed.text.includes(text), 'the list carries the same bytes');
+    const history = await server.api.get(`/projects/${slug}`, admin, { include_revisions: true });
+    assert.deepEqual(
+      { ...history.body, changed_by: undefined, parents: undefined },
+      {
+        ...got.body,
+        changed_by: undefined,
+        parents: undefined,
+      },
+    );
+    assert.equal(history.body.changed_by, 'admin');
+  });
+
   it('sets optional fields to null and users to {} when not sent', async () => {
     const project = await createProject(server);
     assert.equal(project.uri, null);
