@@ -13,6 +13,7 @@ import {
 import type { Listing } from '../http/list';
 import { booleanParam, bySlugParams, listParam, pagingParams } from '../http/query';
 import { isUsername } from '../identifiers';
+import { JsonText } from '../json-text';
 import { type Actor, authorize } from '../policy';
 import { parseObject } from '../validate';
 import { type ProjectRow, toProjectJson } from './json';
@@ -109,8 +110,12 @@ export function createProjectService(deps: ProjectServiceDeps) {
       };
     },
 
-    get: (slug: string, query: URLSearchParams) =>
-      toProjectJson(find(slug, bySlugParams(query).withParents)),
+    get(slug: string, query: URLSearchParams) {
+      if (bySlugParams(query).withParents) return toProjectJson(find(slug, true));
+      const json = projects.findJsonBySlug(slug);
+      if (json === undefined) throw notFound('project');
+      return new JsonText(json);
+    },
 
     create: (actor: Actor, input: unknown) =>
       writeTransaction(db, () => {

@@ -35,14 +35,24 @@ export const projectSlugsSql = (projectId: string) =>
 const activitySlugOf = (activityId: string) =>
   `(SELECT slug FROM activities WHERE id = ${activityId} AND deleted_at IS NULL)`;
 
-/** A 0/1 column as a JSON true or false inside json_object. */
-const jsonBoolean = (column: string) => `json(iif(${column} = 1, 'true', 'false'))`;
+/** A 0/1 column as the text of a JSON true or false. */
+const jsonBoolean = (column: string) => `iif(${column} = 1, 'true', 'false')`;
 
 /** The users map in the API's shape: username → {member, spectator, manager}. */
-const USERS_MAP = `(SELECT json_group_object(u.username, json_object(
-    'member', ${jsonBoolean('pu.member')}, 'spectator', ${jsonBoolean('pu.spectator')},
-    'manager', ${jsonBoolean('pu.manager')}) ORDER BY u.username)
+const USERS_MAP = `(SELECT json_group_object(u.username, json('{"member":' || ${jsonBoolean('pu.member')}
+    || ',"spectator":' || ${jsonBoolean('pu.spectator')} || ',"manager":' || ${jsonBoolean('pu.manager')}
+    || '}') ORDER BY u.username)
   FROM project_users pu JOIN users u ON u.id = pu.user_id WHERE pu.project_id = p.id)`;
+
+/** The current revision's API object (FROM projects p), as JSON text. */
+const PROJECT_JSON = jsonObjectSql(
+  projectJsonSql({
+    usernameOf: usernameSql,
+    activitySlugOf,
+    slugs: projectSlugsSql('p.id'),
+    users: USERS_MAP,
+  }),
+);
 
 /** Each column of a ProjectRow (but those only read with its parents), typed so none can be forgotten. */
 const COLUMNS = columnsSql<Omit<ProjectRow, 'changed_by' | 'parents'>>({
@@ -54,14 +64,7 @@ const COLUMNS = columnsSql<Omit<ProjectRow, 'changed_by' | 'parents'>>({
   default_activity_id: 'p.default_activity_id',
   deleted_at: 'p.deleted_at',
   slugs: projectSlugsSql('p.id'),
-  json: jsonObjectSql(
-    projectJsonSql({
-      usernameOf: usernameSql,
-      activitySlugOf,
-      slugs: projectSlugsSql('p.id'),
-      users: USERS_MAP,
-    }),
-  ),
+  json: PROJECT_JSON,
 });
 
 /** Every earlier revision of `p` as one JSON array, newest first (no N+1 in lists). */
@@ -108,6 +111,11 @@ export function createProjectStore(db: Db, readers: ReaderPool) {
     db.prepare(`SELECT ${columns(withParents)} FROM projects p
       WHERE p.id = (SELECT project_id FROM project_slugs WHERE slug = ? AND live = 1)`);
   const bySlug = liveBySlug(false);
+  // The commonest read needs nothing but the answer: one text column, no row object.
+  const jsonBySlug = db
+    .prepare(`SELECT ${PROJECT_JSON} FROM projects p
+      WHERE p.id = (SELECT project_id FROM project_slugs WHERE slug = ? AND live = 1)`)
+    .pluck();
   const bySlugWithParents = liveBySlug(true);
   const byUuid = db.prepare(`SELECT ${COLUMNS} FROM projects p WHERE p.uuid = ?`);
   const takenSlugs = db
@@ -152,6 +160,9 @@ export function createProjectStore(db: Db, readers: ReaderPool) {
     /** The live project that has this slug (a deleted one has released its slugs). */
     findBySlug: (slug: string, withParents = false) =>
       (withParents ? bySlugWithParents : bySlug).get(slug) as ProjectRow | undefined,
+
+    /** The API JSON of the live project that holds this slug (GET without revisions). */
+    findJsonBySlug: (slug: string) => jsonBySlug.get(slug) as string | undefined,
 
     /** The project with that uuid, live or deleted (a deleted one shows its last slugs). */
     findByUuid: (uuid: string) => byUuid.get(uuid) as ProjectRow | undefined,
