@@ -22,9 +22,10 @@ const LIMITS: Record<RowId, string> = {
     'the two cores, so the server has one and every request queues on its event loop: ' +
     'p99 is the queue of 10 connections plus whatever else the machine schedules.',
   project:
-    'The same path as a time read; the statement gathers the slugs and the users map ' +
-    '(`json_group_object` over `project_users` joined to `users`), so the row is a little ' +
-    'heavier in SQLite and the response larger.',
+    'The same path as a time read; the statement writes the whole answer (`json_object` ' +
+    'in SQLite: the slugs, the owner, the default activity and the users map, ' +
+    '`json_group_object` over `project_users` joined to `users`) and returns it as one ' +
+    'text column, ~10.5 µs in-process against ~6 µs for a time, whose JSON is stored.',
   month:
     "One user's month in this data set is ~550 entries (1,000,000 entries / 50 users / 36 " +
     'months), a ~170 KB response. It is counted in the covering `times_user_date` (no ' +
@@ -111,11 +112,11 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'HTTP thread is not available: Node 20 has no `reusePort`, worker threads cannot ' +
     'share a listening socket, and another process would double the memory.',
   project:
-    'Closing the gap: as for 1a, and the project statement gathers six things with a ' +
-    'subquery each (~11 against ~7 µs in-process) and its JSON is built in JavaScript ' +
-    "(~3.5 µs). Storing each project's API JSON, rewritten in the transaction of every " +
-    'change that alters it (the project, its slugs and users map, a user deleted, an ' +
-    "activity's slug), as the times do, would make it one row read.",
+    'Closing the gap: as for 1a, and the project statement builds its answer from five ' +
+    'subqueries each time (~10.5 against ~6 µs in-process; ~3 µs of either is the read ' +
+    "transaction itself). Storing each project's API JSON, rewritten in the transaction " +
+    'of every change that alters it (the project, its slugs and users map, a user ' +
+    "deleted, an activity's slug), as the times do, would make it one row read.",
   month:
     'Closing the gap: met. What is left per month on the event loop is HTTP, handing the ' +
     'list to the worker and back (~20 µs), and ~0.2 ms of kernel time writing 170 KB; on ' +
@@ -433,8 +434,11 @@ const HOT_SPOTS = [
   'statement only when the answer depends on it (a role only adds permission; the owner',
   'and site-wide viewers need none): 11,069 → 11,543, 92 → 89 µs; the statement itself',
   'went from ~8 to ~6 µs in-process. Project reads: the users map from SQL in the shape',
-  'the API shows',
-  'and the JSON object built without spreading the row: 8,319 → 8,753 req/s. Tried and',
+  'the API shows and the JSON object built without spreading the row: 8,319 → 8,753',
+  "req/s; then the current revision's whole object written by SQLite (`projectJsonSql`,",
+  'the same bytes; JavaScript maps only earlier revisions), 5,573 → 6,890 on a slow hour,',
+  '179 → 145 µs each; then GET without revisions reading that text alone, with no row',
+  'object of nine columns made for it, 9,313 → 10,377, 110 → 98 µs. Tried and',
   'left out: authenticating a GET without a turn of the event loop (no promise until a',
   'POST body is awaited) gave 11,502 against 11,502 req/s; the log written into a Buffer',
   'instead of a string, 10,543 against 10,358; calling GET handlers without the write-lock',
