@@ -53,10 +53,7 @@ export interface ProjectJsonSources {
   users: string;
 }
 
-/**
- * The current revision's API object (FROM projects p) as SQL. Its keys are written in the
- * order the API shows them; the users map follows the fields, as TimeSync has it.
- */
+/** The current revision's API object (FROM projects p) as SQL, keys in the API's order. */
 export const projectJsonSql = (sources: ProjectJsonSources): SqlOf<ProjectJson> => ({
   name: 'p.name',
   slugs: `json(${sources.slugs})`,

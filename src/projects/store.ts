@@ -75,6 +75,10 @@ const PARENTS = `(SELECT json_group_array(
 const columns = (withParents: boolean) =>
   withParents ? `${COLUMNS}, ${usernameSql('p.changed_by')} AS changed_by, ${PARENTS}` : COLUMNS;
 
+/** The live project that holds a slug (parameter: the slug). */
+const LIVE_BY_SLUG = `FROM projects p
+  WHERE p.id = (SELECT project_id FROM project_slugs WHERE slug = ? AND live = 1)`;
+
 /** Lists are ordered by last change, then uuid (SPEC §6). */
 const ORDER = 'ORDER BY coalesce(p.updated_at, p.created_at), p.uuid';
 
@@ -108,14 +112,10 @@ export type ProjectStore = ReturnType<typeof createProjectStore>;
 
 export function createProjectStore(db: Db, readers: ReaderPool) {
   const liveBySlug = (withParents: boolean) =>
-    db.prepare(`SELECT ${columns(withParents)} FROM projects p
-      WHERE p.id = (SELECT project_id FROM project_slugs WHERE slug = ? AND live = 1)`);
+    db.prepare(`SELECT ${columns(withParents)} ${LIVE_BY_SLUG}`);
   const bySlug = liveBySlug(false);
   // The commonest read needs nothing but the answer: one text column, no row object.
-  const jsonBySlug = db
-    .prepare(`SELECT ${PROJECT_JSON} FROM projects p
-      WHERE p.id = (SELECT project_id FROM project_slugs WHERE slug = ? AND live = 1)`)
-    .pluck();
+  const jsonBySlug = db.prepare(`SELECT ${PROJECT_JSON} ${LIVE_BY_SLUG}`).pluck();
   const bySlugWithParents = liveBySlug(true);
   const byUuid = db.prepare(`SELECT ${COLUMNS} FROM projects p WHERE p.uuid = ?`);
   const takenSlugs = db
