@@ -60,18 +60,18 @@ export function createLogger(
   level: LogLevel,
   write: (line: string) => void = sharedStdout(),
 ): Logger {
+  const on = (lvl: LogLevel) => RANK[lvl] <= RANK[level];
   const at =
     (lvl: LogLevel) =>
     (msg: string, fields: Record<string, unknown> = {}): void => {
-      if (RANK[lvl] > RANK[level]) return;
+      if (!on(lvl)) return;
       write(`${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields })}\n`);
     };
-  const info = at('info');
-  const requestsOn = RANK.info <= RANK[level];
+  const requestsOn = on('info');
   return {
     error: at('error'),
     warn: at('warn'),
-    info,
+    info: at('info'),
     debug: at('debug'),
     request(line) {
       if (requestsOn) write(requestLineText(line));
@@ -86,7 +86,7 @@ export function createLogger(
  * docs/benchmarks.md); this way, only the rare string that needs escaping goes through
  * JSON.stringify.
  */
-export function requestLineText(line: RequestLine): string {
+function requestLineText(line: RequestLine): string {
   const client = line.client === undefined ? 'null' : jsonString(line.client);
   const user = line.user === undefined ? 'null' : jsonString(line.user);
   return `{"time":"${isoNow()}","level":"info","msg":"request","method":${jsonString(line.method)},"path":${jsonString(line.path)},"route":${jsonString(line.route)},"status":${line.status},"ms":${line.ms},"id":${jsonString(line.id)},"client":${client},"user":${user}}\n`;

@@ -18,8 +18,6 @@ export interface ProjectRow {
   owner_id: number | null;
   default_activity_id: number | null;
   deleted_at: number | null;
-  /** JSON array of the slugs in the order they were sent. */
-  slugs: string;
   /** The API object of the current revision, as JSON text (projectJsonSql). */
   json: string;
   /** Who made the current revision (username; null when not recorded); with parents only. */
@@ -131,6 +129,9 @@ export function toProjectJson(row: ProjectRow): JsonText | object {
     (p) => revisionJson(row.uuid, p),
   );
 }
+
+/** The current slugs of a row, in the order they were sent (from its JSON, for writes). */
+export const slugsOf = (row: ProjectRow): string[] => (JSON.parse(row.json) as ProjectJson).slugs;
 
 /** A listed project's JSON text. */
 export const projectText = (row: ProjectRow): string =>

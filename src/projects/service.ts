@@ -16,7 +16,7 @@ import { isUsername } from '../identifiers';
 import { JsonText } from '../json-text';
 import { type Actor, authorize } from '../policy';
 import { parseObject } from '../validate';
-import { type ProjectRow, toProjectJson } from './json';
+import { type ProjectRow, slugsOf, toProjectJson } from './json';
 import {
   createProjectSchema,
   type ProjectInput,
@@ -155,7 +155,7 @@ export function createProjectService(deps: ProjectServiceDeps) {
               : refs.default_activity_id,
         };
         projects.revise(current.id, next, Date.now(), actor.id);
-        if (slugs && JSON.stringify(slugs) !== current.slugs) {
+        if (slugs && JSON.stringify(slugs) !== JSON.stringify(slugsOf(current))) {
           projects.replaceSlugs(current.id, slugs);
           slugsChanged(current.id);
         }
@@ -176,15 +176,14 @@ export function createProjectService(deps: ProjectServiceDeps) {
         const role = projects.roleOf(current.id, actor.id);
         authorize(actor, { do: 'restore project', uuid, role });
         if (current.deleted_at === null) return toProjectJson(current);
-        const slugs: string[] = fields.slugs
-          ? [...new Set(fields.slugs)]
-          : JSON.parse(current.slugs);
+        const kept = slugsOf(current);
+        const slugs: string[] = fields.slugs ? [...new Set(fields.slugs)] : kept;
         // A project the old reference server deleted may have kept no slug.
         if (slugs.length === 0) throw missingField('project', 'slugs');
         assertSlugsFree(slugs, current.id);
         projects.restore(current.id, Date.now(), actor.id);
         projects.replaceSlugs(current.id, slugs); // live again
-        if (JSON.stringify(slugs) !== current.slugs) slugsChanged(current.id);
+        if (JSON.stringify(slugs) !== JSON.stringify(kept)) slugsChanged(current.id);
         return toProjectJson(find(slugs[0] as string));
       }),
 

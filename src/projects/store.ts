@@ -63,7 +63,6 @@ const COLUMNS = columnsSql<Omit<ProjectRow, 'changed_by' | 'parents'>>({
   owner_id: 'p.owner_id',
   default_activity_id: 'p.default_activity_id',
   deleted_at: 'p.deleted_at',
-  slugs: projectSlugsSql('p.id'),
   json: PROJECT_JSON,
 });
 

@@ -185,7 +185,7 @@ const timeList = (
       FROM (${ordered})`,
   },
   params,
-  ...(countParams ? { countParams } : {}),
+  countParams,
 });
 
 /** The columns a write of a time sets, on insert and on update alike. */
@@ -218,24 +218,18 @@ export interface LiveProject {
 export type TimeStore = ReturnType<typeof createTimeStore>;
 
 /**
- * One time by uuid (parameters: viewer id, uuid): `columns` of it, the viewer's role in
- * its project and its API JSON, in one indexed lookup.
+ * One time by uuid (parameters: viewer id, uuid) with what the service decides on when it
+ * writes (StoredTime): its columns and activity ids, the viewer's role in its project and
+ * its API JSON, in one indexed lookup.
  */
-const timeByUuid = (columns: string, withParents: boolean) =>
-  `SELECT ${columns},
+export const TIME_BY_UUID_SQL = `SELECT t.id, t.uuid, t.user_id, t.project_id, t.duration,
+    t.date_worked, t.issue_uri, t.notes, t.deleted_at,
+    (SELECT json_group_array(activity_id ORDER BY activity_id) FROM time_activities
+      WHERE time_id = t.id) AS activity_ids,
     coalesce(pu.member, 0) AS viewer_member, coalesce(pu.spectator, 0) AS viewer_spectator,
-    coalesce(pu.manager, 0) AS viewer_manager, ${timeJson(withParents)} AS json
+    coalesce(pu.manager, 0) AS viewer_manager, ${timeJson(false)} AS json
   FROM times t LEFT JOIN project_users pu ON pu.project_id = t.project_id AND pu.user_id = ?
   WHERE t.uuid = ?`;
-
-/** One time by uuid with what the service decides on when it writes (StoredTime). */
-export const TIME_BY_UUID_SQL = timeByUuid(
-  `t.id, t.uuid, t.user_id, t.project_id, t.duration, t.date_worked, t.issue_uri,
-    t.notes, t.deleted_at,
-    (SELECT json_group_array(activity_id ORDER BY activity_id) FROM time_activities
-      WHERE time_id = t.id) AS activity_ids`,
-  false,
-);
 
 /** What GET /times/:uuid decides on: a time's owner, project, deletion and JSON. */
 export interface ViewedTime extends TimeRow {
