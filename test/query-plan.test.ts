@@ -183,8 +183,9 @@ for (const [name, open] of [
     it('finds one time by its uuid through the unique index', () => {
       const statements: [string, unknown[]][] = [
         [TIME_BY_UUID_SQL, [1, 'x']],
-        [timeViewSql(false), ['x']],
-        [timeViewSql(true), ['x']],
+        [timeViewSql('stored'), ['x']],
+        [timeViewSql('current'), ['x']],
+        [timeViewSql('parents'), ['x']],
       ];
       for (const [sql, params] of statements) {
         const p = plan(db, sql, params);

@@ -39,15 +39,16 @@ export const computedTimeJson = (withParents: boolean) =>
 
 const COMPUTED = computedTimeJson(false);
 
+/** A time's stored API JSON (FROM times t): NULL while it is to be computed. */
+export const STORED_TIME_JSON = '(SELECT j.json FROM time_json j WHERE j.time_id = t.id)';
+
 /**
  * A time's API JSON as reads send it (FROM times t): the stored text, else computed
  * (coalesce evaluates its second argument only for a NULL). With `parents` it is always
  * computed: the history is read rarely and stored nowhere.
  */
 export const timeJson = (withParents: boolean) =>
-  withParents
-    ? computedTimeJson(true)
-    : `coalesce((SELECT j.json FROM time_json j WHERE j.time_id = t.id), ${COMPUTED})`;
+  withParents ? computedTimeJson(true) : `coalesce(${STORED_TIME_JSON}, ${COMPUTED})`;
 
 /**
  * A time's API JSON as a list over time_user_json (FROM time_user_json `row`) sends it:

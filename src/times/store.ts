@@ -7,7 +7,7 @@ import type { Db } from '../db/open';
 import type { ReaderPool } from '../db/readers';
 import type { ShortLists } from '../db/short-lists';
 import { type TimeRow, timeText } from './json';
-import { type TimeJsonStore, timeJson, userJsonText } from './json-store';
+import { STORED_TIME_JSON, type TimeJsonStore, timeJson, userJsonText } from './json-store';
 
 /** Lists are ordered by last change, then uuid (SPEC §6); index times_order. */
 export const TIME_ORDER = 'ORDER BY coalesce(t.updated_at, t.created_at), t.uuid';
@@ -243,9 +243,11 @@ export interface ViewedTime extends TimeRow {
  * One time by uuid (parameter: uuid) for the commonest single read: what
  * TIME_BY_UUID_SQL reads less the activity ids only writes need and the viewer's role,
  * which the service reads apart when it matters (~6 against ~8 and ~12 µs in-process).
+ * `json`: the SQL of its JSON, stored (NULL while stale), as reads send it, or with parents.
  */
-export const timeViewSql = (withParents: boolean) =>
-  `SELECT t.uuid, t.user_id, t.project_id, t.deleted_at, ${timeJson(withParents)} AS json
+export const timeViewSql = (json: 'stored' | 'current' | 'parents') =>
+  `SELECT t.uuid, t.user_id, t.project_id, t.deleted_at,
+    ${json === 'stored' ? STORED_TIME_JSON : timeJson(json === 'parents')} AS json
   FROM times t WHERE t.uuid = ?`;
 
 export function createTimeStore(
@@ -255,8 +257,12 @@ export function createTimeStore(
   readShort: ShortLists['read'],
 ) {
   const byUuid = db.prepare(TIME_BY_UUID_SQL);
-  const viewPlain = db.prepare(timeViewSql(false));
-  const viewWithParents = db.prepare(timeViewSql(true));
+  // The commonest read reads the stored JSON alone and computes it (a second statement)
+  // only when it is stale: under load, a statement that carries the computation it does
+  // not run cost 4–13 µs more CPU per request than this small one (measured side by side).
+  const viewStored = db.prepare(timeViewSql('stored'));
+  const viewCurrent = db.prepare(timeViewSql('current'));
+  const viewWithParents = db.prepare(timeViewSql('parents'));
 
   const liveProjectBySlug = db.prepare(`SELECT p.id, da.id AS default_activity_id
       FROM project_slugs s JOIN projects p ON p.id = s.project_id
@@ -308,8 +314,9 @@ export function createTimeStore(
 
     /** findByUuid for a read: what viewing it needs, its history too if asked for. */
     findToView(uuid: string, withParents: boolean): ViewedTime | undefined {
-      const stmt = withParents ? viewWithParents : viewPlain;
-      return stmt.get(uuid) as ViewedTime | undefined;
+      if (withParents) return viewWithParents.get(uuid) as ViewedTime | undefined;
+      const row = viewStored.get(uuid) as ViewedTime | undefined;
+      return row?.json === null ? (viewCurrent.get(uuid) as ViewedTime | undefined) : row;
     },
 
     /**
