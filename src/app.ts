@@ -17,6 +17,7 @@ import { createWriteQueue } from './db/write-queue';
 import { createListStreams, STREAM_WAIT_MS } from './http/streams';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
+import { createProjectJsonStore } from './projects/json-store';
 import { createProjectService } from './projects/service';
 import { createProjectStore } from './projects/store';
 import { createReportService } from './reports/service';
@@ -56,17 +57,18 @@ export function createApp(deps: AppDeps) {
   });
   const userStore = createUserStore(db, readers);
   const projectStore = createProjectStore(db, readers);
+  const projectJson = createProjectJsonStore(db);
   const timeJson = createTimeJsonStore(db);
   const roles = createRoleService({ db, roles: createRoleStore(db, readers), defaultLimit });
   const users = createUserService({ db, users: userStore, roleIdsOf: roles.idsOf, defaultLimit });
   const activities = createActivityService({
-    db,
+    write: projectJson.write,
     activities: createActivityStore(db, readers),
     slugChanged: timeJson.markActivityStale,
     defaultLimit,
   });
   const projects = createProjectService({
-    db,
+    write: projectJson.write,
     projects: projectStore,
     userIdOf: users.idOf,
     activityIdOf: activities.idOf,
@@ -118,6 +120,7 @@ export function createApp(deps: AppDeps) {
   return {
     ...deps,
     timeJson,
+    projectJson,
     /** Writes grouped per turn of the event loop into one transaction (time entries'). */
     writes: createWriteQueue(db),
     tokens,

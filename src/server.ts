@@ -8,6 +8,7 @@ import { type App, createApp } from './app';
 import { createPasswordHasher, type HasherEvent } from './auth/password';
 import { type Config, ConfigError } from './config';
 import { startCheckpointer } from './db/checkpointer';
+import { startJsonFiller } from './db/json-filler';
 import { migrate } from './db/migrate';
 import { type Db, openDatabase, WriteLockBusy, whenWriteLockFree } from './db/open';
 import { createReaderPool } from './db/readers';
@@ -24,7 +25,6 @@ import type { StaticSite } from './http/static';
 import { createLogger, type Logger } from './log';
 import { createMetrics, type Metrics } from './metrics';
 import { createRouter } from './routes';
-import { startTimeJsonFiller } from './times/json-filler';
 import { createUserStore } from './users/store';
 import { isApiPath, webSite } from './web-assets';
 
@@ -309,7 +309,7 @@ export async function startServer(
   // From here on a statement blocks the event loop at most this long on another
   // process's lock; writes then wait asynchronously (whenWriteLockFree).
   db.pragma(`busy_timeout = ${SERVE_BUSY_TIMEOUT_MS}`);
-  const filler = startTimeJsonFiller(db, app.timeJson, log);
+  const filler = startJsonFiller(db, [app.projectJson, app.timeJson], log);
   const checkpointer =
     config.checkpoint === 'auto'
       ? startCheckpointer(db, config.db, log, app.writes.hold)

@@ -125,6 +125,52 @@ describe('timetrack admin check', () => {
     );
   });
 
+  it("fills every project's stored JSON once a server runs, and reports one that differs", async () => {
+    // Migrated projects have their rows of project_json, NULL (sql/008: computed by readers).
+    const filled = join(dir, 'projects-filled.db');
+    const db = new Database(dbFile, { readonly: true });
+    await db.backup(filled);
+    db.close();
+    const stale = (file: string) => {
+      const read = new Database(file, { readonly: true });
+      const count = read.prepare('SELECT count(*) FROM project_json WHERE json IS NULL').pluck();
+      try {
+        return count.get();
+      } finally {
+        read.close();
+      }
+    };
+    assert.ok((stale(filled) as number) > 0);
+    const config = loadConfig({ port: 0, host: '127.0.0.1', db: filled }, {});
+    const server = await startServer(config, { log: createLogger('error'), announce: () => {} });
+    try {
+      while (server.app.projectJson.hasStale()) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    } finally {
+      await server.close();
+    }
+    assert.equal(stale(filled), 0);
+    assert.deepEqual(await runCli(['admin', 'check', '--db', filled]), {
+      code: 0,
+      stdout: 'ok\n',
+      stderr: '',
+    });
+    const edit = new Database(filled);
+    edit.exec(`UPDATE project_json SET json = json_set(json, '$.name', 'not its name')
+      WHERE project_id = (SELECT id FROM projects WHERE uuid = 'b0000001-2222-4222-8222-000000000001');
+      DELETE FROM project_json
+      WHERE project_id = (SELECT id FROM projects WHERE uuid = 'b0000002-2222-4222-8222-000000000002')`);
+    edit.close();
+    const res = await runCli(['admin', 'check', '--db', filled]);
+    assertUserError(res, /^timetrack: 2 problems found in /);
+    assert.equal(
+      res.stdout,
+      'project b0000001-2222-4222-8222-000000000001: its stored JSON (project_json) differs from its current state\n' +
+        'project b0000002-2222-4222-8222-000000000002 has no project_json row\n',
+    );
+  });
+
   it('reports per-month totals of reports that differ from their entries', async () => {
     const off = join(dir, 'totals.db');
     const db = new Database(dbFile, { readonly: true });

@@ -1,8 +1,9 @@
-// Nothing cached or stored is ever stale (issue 20): a time's stored JSON (time_json),
-// the verified tokens and their holders. Reads run in a loop while a change is made;
+// Nothing cached or stored is ever stale (issue 20): a time's stored JSON (time_json), a
+// project's (project_json), the verified tokens and their holders. Reads run in a loop while a change is made;
 // every read that starts once the change's answer has arrived must show the new state.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { runCli } from './helpers/cli';
 import { authenticationBody } from './helpers/errors';
 import {
@@ -130,6 +131,118 @@ describe('reads after a change show the change (issue 20)', () => {
       for (const t of timesOf(seen)) assert.deepEqual(t.activities, [slug]);
     }
     activity = { ...activity, slug };
+  });
+
+  describe("a project's stored JSON (sql/008)", () => {
+    interface ProjectShown {
+      uuid: string;
+      name: string;
+      slugs: string[];
+      default_activity: string | null;
+      users: Record<string, { member: boolean; spectator: boolean; manager: boolean }>;
+    }
+    let shown: TestProject;
+    let defaultActivity: TestActivity;
+    before(async () => {
+      defaultActivity = await createActivity(server);
+      shown = await createProject(server, {
+        default_activity: defaultActivity.slug,
+        users: { [owner.username]: { member: true } },
+      });
+    });
+
+    /** The project read alone and in the list, alternately, as the owner. */
+    let projectTurn = 0;
+    const readProject = async (): Promise<Seen> => {
+      projectTurn++;
+      if (projectTurn % 2 === 0) {
+        const res = await server.api.get(`/projects/${shown.slugs[0]}`, owner.token);
+        return { status: res.status, body: res.body };
+      }
+      const res = await server.api.get('/projects', owner.token);
+      const listed = (res.body as ProjectShown[]).find((p) => p.uuid === shown.uuid);
+      return { status: listed ? res.status : 404, body: listed };
+    };
+    const projectOf = (seen: Seen): ProjectShown => {
+      assert.equal(seen.status, 200);
+      return seen.body as ProjectShown;
+    };
+
+    it('shows its new name, users map and default activity in every read', async () => {
+      const next = await createActivity(server);
+      const { before, after } = await readsDuring(readProject, async () => {
+        const res = await server.api.post(`/projects/${shown.slugs[0]}`, server.adminToken, {
+          name: 'Renamed while read',
+          default_activity: next.slug,
+          users: { [owner.username]: { member: true }, [other.username]: { spectator: true } },
+        });
+        assert.equal(res.status, 200, res.text);
+      });
+      assert.ok(before.some((s) => projectOf(s).name === shown.name));
+      for (const seen of after) {
+        const p = projectOf(seen);
+        assert.equal(p.name, 'Renamed while read');
+        assert.equal(p.default_activity, next.slug);
+        assert.deepEqual(p.users, {
+          [owner.username]: { member: true, spectator: false, manager: false },
+          [other.username]: { member: false, spectator: true, manager: false },
+        });
+      }
+      defaultActivity = next;
+    });
+
+    it("shows its default activity's new slug, and null once that is deleted", async () => {
+      const slug = uniqueSlug('default-renamed');
+      const renamed = await readsDuring(readProject, async () => {
+        const res = await server.api.post(
+          `/activities/${defaultActivity.slug}`,
+          server.adminToken,
+          {
+            slug,
+          },
+        );
+        assert.equal(res.status, 200, res.text);
+      });
+      assert.ok(renamed.before.some((s) => projectOf(s).default_activity === defaultActivity.slug));
+      for (const seen of renamed.after) assert.equal(projectOf(seen).default_activity, slug);
+      const deleted = await readsDuring(readProject, async () => {
+        const res = await server.api.del(`/activities/${slug}`, server.adminToken);
+        assert.equal(res.status, 200, res.text);
+      });
+      assert.ok(deleted.before.some((s) => projectOf(s).default_activity === slug));
+      for (const seen of deleted.after) assert.equal(projectOf(seen).default_activity, null);
+    });
+
+    it("shows another process's change at once, and stores it soon after", async () => {
+      const { before, after } = await readsDuring(readProject, async () => {
+        // A writer that is not this server (another timetrack, sqlite3 by hand): only
+        // sql/008's triggers can tell the server its stored JSON is stale.
+        const elsewhere = new Database(server.dbFile);
+        elsewhere.pragma('busy_timeout = 5000');
+        elsewhere
+          .prepare('UPDATE projects SET name = ? WHERE uuid = ?')
+          .run('Renamed elsewhere', shown.uuid);
+        elsewhere.close();
+      });
+      assert.ok(before.some((s) => projectOf(s).name === 'Renamed while read'));
+      for (const seen of after) assert.equal(projectOf(seen).name, 'Renamed elsewhere');
+      // The background filler computes it again (an idle server looks once a second).
+      const stored = new Database(server.dbFile, { readonly: true });
+      const storedJson = stored
+        .prepare(`SELECT j.json FROM project_json j JOIN projects p ON p.id = j.project_id
+          WHERE p.uuid = ?`)
+        .pluck();
+      try {
+        const deadline = Date.now() + 10_000;
+        while (storedJson.get(shown.uuid) === null && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        const res = await server.api.get(`/projects/${shown.slugs[0]}`, owner.token);
+        assert.equal(storedJson.get(shown.uuid), res.text);
+      } finally {
+        stored.close();
+      }
+    });
   });
 
   it("moves an entry between users' and days' lists, and drops a deleted one", async () => {

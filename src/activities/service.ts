@@ -4,11 +4,11 @@
 // (issue 17) finds a deleted one by uuid, since deleting released its slug, and gives it
 // its old slug back or a new one — an activity the old reference server deleted has no
 // slug (json.ts NO_SLUG), so restoring it needs one.
-import { type Db, writeTransaction } from '../db/open';
 import { missingField, notFound, requestFailure, slugsAlreadyExist } from '../errors';
 import type { Listing } from '../http/list';
 import { booleanParam, bySlugParams, pagingParams } from '../http/query';
 import { type Actor, authorize } from '../policy';
+import type { ProjectJsonStore } from '../projects/json-store';
 import { parseObject } from '../validate';
 import { type LiveActivityRow, toActivityJson } from './json';
 import { createActivitySchema, restoreActivitySchema, updateActivitySchema } from './schema';
@@ -17,13 +17,17 @@ import type { ActivityStore } from './store';
 export type ActivityService = ReturnType<typeof createActivityService>;
 
 export function createActivityService(deps: {
-  db: Db;
+  /**
+   * Runs a write transaction that leaves no project's JSON stale: a project shows its
+   * default activity's slug (projects/json-store.ts).
+   */
+  write: ProjectJsonStore['write'];
   activities: ActivityStore;
   /** The activity's slug changed, in this transaction: the time entries that have it show it. */
   slugChanged: (activityId: number) => void;
   defaultLimit: number;
 }) {
-  const { db, activities, slugChanged } = deps;
+  const { write, activities, slugChanged } = deps;
   const find = (slug: string, withParents = false): LiveActivityRow => {
     const row = activities.findBySlug(slug, withParents);
     if (!row) throw notFound('activity');
@@ -53,7 +57,7 @@ export function createActivityService(deps: {
     idOf: (slug: string) => activities.idOf(slug),
 
     create: (actor: Actor, input: unknown) =>
-      writeTransaction(db, () => {
+      write(() => {
         const fields = parseObject(createActivitySchema, input, 'activity');
         authorize(actor, { do: 'create activity' });
         assertSlugFree(fields.slug);
@@ -62,7 +66,7 @@ export function createActivityService(deps: {
       }),
 
     update: (actor: Actor, slug: string, input: unknown) =>
-      writeTransaction(db, () => {
+      write(() => {
         const current = find(slug);
         const fields = parseObject(updateActivitySchema, input, 'activity');
         authorize(actor, { do: 'update activity', slug: current.slug });
@@ -78,7 +82,7 @@ export function createActivityService(deps: {
      * one it had. A live activity is answered as it is (a retried restore succeeds).
      */
     restore: (actor: Actor, uuid: string, input: unknown) =>
-      writeTransaction(db, () => {
+      write(() => {
         const current = activities.findByUuid(uuid);
         if (!current) throw notFound('activity');
         const fields = parseObject(restoreActivitySchema, input, 'activity');
@@ -93,7 +97,7 @@ export function createActivityService(deps: {
       }),
 
     remove: (actor: Actor, slug: string) =>
-      writeTransaction(db, () => {
+      write(() => {
         const current = find(slug);
         authorize(actor, { do: 'delete activity', slug: current.slug });
         if (activities.isUsedByLiveTime(current.id)) throw requestFailure('activity');

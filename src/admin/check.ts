@@ -1,8 +1,10 @@
 // `timetrack admin check`: SQLite's own integrity and foreign-key checks plus the
 // invariants of our schema that no constraint expresses (revision chains, live slugs,
-// deleted users, password hashes, kept tokens, stored time JSON). Read-only: it reports, never repairs.
+// deleted users, password hashes, kept tokens, stored time and project JSON). Read-only: it
+// reports, never repairs.
 import { BCRYPT_HASH, bcryptCost, isAcceptedHash, MAX_BCRYPT_COST } from '../auth/password';
 import type { Db } from '../db/open';
+import { STALE_PROJECT_JSON_SQL } from '../projects/json-store';
 import { WRONG_MONTH_TOTALS_SQL } from '../reports/store';
 import { STALE_TIME_JSON_SQL, UNMATCHED_USER_JSON_SQL } from '../times/json-store';
 import { CliError } from './cli';
@@ -68,6 +70,15 @@ const TIME_JSON_INVARIANTS: readonly string[] = [
    FROM times t WHERE NOT EXISTS (SELECT 1 FROM time_json j WHERE j.time_id = t.id)`,
 ];
 
+/** Invariants of the stored project JSON (sql/008), run on a database that has its table. */
+const PROJECT_JSON_INVARIANTS: readonly string[] = [
+  // Stored JSON is what the project's rows say now (NULL: not computed yet, which is fine).
+  `SELECT printf('project %s: its stored JSON (project_json) differs from its current state', s.uuid)
+   FROM (${STALE_PROJECT_JSON_SQL}) s`,
+  `SELECT printf('project %s has no project_json row', p.uuid)
+   FROM projects p WHERE NOT EXISTS (SELECT 1 FROM project_json j WHERE j.project_id = p.id)`,
+];
+
 /** Invariants of the stored JSON by user and date (sql/005), on a database that has it. */
 const TIME_USER_JSON_INVARIANTS: readonly string[] = [
   // The same entry as times and time_json say, under the entry's own key; no row besides.
@@ -119,6 +130,7 @@ export function findProblems(db: Db): string[] {
     ...INVARIANTS,
     ...(columnsOf(db, 'users').includes('kept_token_iat') ? TOKEN_INVARIANTS : []),
     ...(columnsOf(db, 'time_json').length > 0 ? TIME_JSON_INVARIANTS : []),
+    ...(columnsOf(db, 'project_json').length > 0 ? PROJECT_JSON_INVARIANTS : []),
     ...(columnsOf(db, 'time_user_json').length > 0 ? TIME_USER_JSON_INVARIANTS : []),
     ...(columnsOf(db, 'time_month_totals').length > 0 ? MONTH_TOTALS_INVARIANTS : []),
   ];

@@ -2,7 +2,6 @@
 // users map) and deleted also by their own managers; revisioned on update; soft deleted,
 // which releases their slugs, unless a live time entry uses them (SPEC §3, §4.1, §5);
 // restored by uuid with their old slugs or new ones (issue 17).
-import { type Db, writeTransaction } from '../db/open';
 import {
   invalidForeignKey,
   missingField,
@@ -17,6 +16,7 @@ import { JsonText } from '../json-text';
 import { type Actor, authorize } from '../policy';
 import { parseObject } from '../validate';
 import { type ProjectRow, slugsOf, toProjectJson } from './json';
+import type { ProjectJsonStore } from './json-store';
 import {
   createProjectSchema,
   type ProjectInput,
@@ -36,7 +36,8 @@ interface References {
 export type ProjectService = ReturnType<typeof createProjectService>;
 
 export interface ProjectServiceDeps {
-  db: Db;
+  /** Runs a write transaction that leaves no project's JSON stale (json-store.ts). */
+  write: ProjectJsonStore['write'];
   projects: ProjectStore;
   /** Any user's id by username (deleted ones too: usernames are never reused). */
   userIdOf: (username: string) => number | undefined;
@@ -48,7 +49,7 @@ export interface ProjectServiceDeps {
 }
 
 export function createProjectService(deps: ProjectServiceDeps) {
-  const { db, projects, userIdOf, activityIdOf, slugsChanged } = deps;
+  const { write, projects, userIdOf, activityIdOf, slugsChanged } = deps;
   const find = (slug: string, withParents = false): ProjectRow => {
     const row = projects.findBySlug(slug, withParents);
     if (!row) throw notFound('project');
@@ -118,7 +119,7 @@ export function createProjectService(deps: ProjectServiceDeps) {
     },
 
     create: (actor: Actor, input: unknown) =>
-      writeTransaction(db, () => {
+      write(() => {
         const fields = parseObject(createProjectSchema, input, 'project');
         const refs = resolve(fields); // kind 3 before kind 9 (SPEC §3 order)
         authorize(actor, { do: 'create project' });
@@ -137,7 +138,7 @@ export function createProjectService(deps: ProjectServiceDeps) {
       }),
 
     update: (actor: Actor, slug: string, input: unknown) =>
-      writeTransaction(db, () => {
+      write(() => {
         const current = find(slug);
         const fields = parseObject(updateProjectSchema, input, 'project');
         const refs = resolve(fields); // kind 3 before kind 9 (SPEC §3 order)
@@ -169,7 +170,7 @@ export function createProjectService(deps: ProjectServiceDeps) {
      * restore succeeds).
      */
     restore: (actor: Actor, uuid: string, input: unknown) =>
-      writeTransaction(db, () => {
+      write(() => {
         const current = projects.findByUuid(uuid);
         if (!current) throw notFound('project');
         const fields = parseObject(restoreProjectSchema, input, 'project');
@@ -188,7 +189,7 @@ export function createProjectService(deps: ProjectServiceDeps) {
       }),
 
     remove: (actor: Actor, slug: string) =>
-      writeTransaction(db, () => {
+      write(() => {
         const current = find(slug);
         const role = projects.roleOf(current.id, actor.id);
         authorize(actor, { do: 'delete project', slug, role });

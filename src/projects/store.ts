@@ -1,5 +1,6 @@
 // SQL of projects: the current row in `projects` with its slugs (`project_slugs`) and
-// users map (`project_users`), earlier revisions in `project_revisions` (SPEC §5).
+// users map (`project_users`), earlier revisions in `project_revisions` (SPEC §5), the
+// current object's API JSON as stored (`project_json`, json-store.ts) or computed.
 // The rows it reads become API objects in json.ts.
 import { randomUUID } from 'node:crypto';
 import { readList } from '../db/list-reader';
@@ -32,7 +33,7 @@ export const projectSlugsSql = (projectId: string) =>
     WHERE s.project_id = ${projectId})`;
 
 /** A deleted default activity released its slug, so it shows as null. */
-const activitySlugOf = (activityId: string) =>
+export const liveActivitySlugSql = (activityId: string) =>
   `(SELECT slug FROM activities WHERE id = ${activityId} AND deleted_at IS NULL)`;
 
 /** A 0/1 column as the text of a JSON true or false. */
@@ -44,15 +45,21 @@ const USERS_MAP = `(SELECT json_group_object(u.username, json('{"member":' || ${
     || '}') ORDER BY u.username)
   FROM project_users pu JOIN users u ON u.id = pu.user_id WHERE pu.project_id = p.id)`;
 
-/** The current revision's API object (FROM projects p), as JSON text. */
-const PROJECT_JSON = jsonObjectSql(
+/** The current revision's API object computed from its rows (FROM projects p), as JSON text. */
+export const COMPUTED_PROJECT_JSON = jsonObjectSql(
   projectJsonSql({
     usernameOf: usernameSql,
-    activitySlugOf,
+    activitySlugOf: liveActivitySlugSql,
     slugs: projectSlugsSql('p.id'),
     users: USERS_MAP,
   }),
 );
+
+/** A project's stored API JSON (FROM projects p): NULL while it is to be computed. */
+const STORED = '(SELECT j.json FROM project_json j WHERE j.project_id = p.id)';
+
+/** A project's API JSON as lists send it (FROM projects p): the stored text, else computed. */
+export const PROJECT_JSON = `coalesce(${STORED}, ${COMPUTED_PROJECT_JSON})`;
 
 /** Each column of a ProjectRow (but those only read with its parents), typed so none can be forgotten. */
 const COLUMNS = columnsSql<Omit<ProjectRow, 'changed_by' | 'parents'>>({
@@ -68,7 +75,7 @@ const COLUMNS = columnsSql<Omit<ProjectRow, 'changed_by' | 'parents'>>({
 
 /** Every earlier revision of `p` as one JSON array, newest first (no N+1 in lists). */
 const PARENTS = `(SELECT json_group_array(
-    ${jsonObjectSql(projectRevisionSql(usernameSql, activitySlugOf))} ORDER BY r.revision DESC)
+    ${jsonObjectSql(projectRevisionSql(usernameSql, liveActivitySlugSql))} ORDER BY r.revision DESC)
   FROM project_revisions r WHERE r.project_id = p.id) AS parents`;
 
 const columns = (withParents: boolean) =>
@@ -113,8 +120,14 @@ export function createProjectStore(db: Db, readers: ReaderPool) {
   const liveBySlug = (withParents: boolean) =>
     db.prepare(`SELECT ${columns(withParents)} ${LIVE_BY_SLUG}`);
   const bySlug = liveBySlug(false);
-  // The commonest read needs nothing but the answer: one text column, no row object.
-  const jsonBySlug = db.prepare(`SELECT ${PROJECT_JSON} ${LIVE_BY_SLUG}`).pluck();
+  // The commonest read needs nothing but the answer: the stored text alone, by a small
+  // statement (no row object); computed by a second one only when stale (NULL) or when
+  // the slug is no live project's (then it answers nothing either).
+  const storedJsonBySlug = db
+    .prepare(`SELECT j.json FROM project_json j
+      WHERE j.project_id = (SELECT project_id FROM project_slugs WHERE slug = ? AND live = 1)`)
+    .pluck();
+  const computedJsonBySlug = db.prepare(`SELECT ${COMPUTED_PROJECT_JSON} ${LIVE_BY_SLUG}`).pluck();
   const bySlugWithParents = liveBySlug(true);
   const byUuid = db.prepare(`SELECT ${COLUMNS} FROM projects p WHERE p.uuid = ?`);
   const takenSlugs = db
@@ -161,7 +174,10 @@ export function createProjectStore(db: Db, readers: ReaderPool) {
       (withParents ? bySlugWithParents : bySlug).get(slug) as ProjectRow | undefined,
 
     /** The API JSON of the live project that holds this slug (GET without revisions). */
-    findJsonBySlug: (slug: string) => jsonBySlug.get(slug) as string | undefined,
+    findJsonBySlug: (slug: string) =>
+      ((storedJsonBySlug.get(slug) as string | null | undefined) ?? computedJsonBySlug.get(slug)) as
+        | string
+        | undefined,
 
     /** The project with that uuid, live or deleted (a deleted one shows its last slugs). */
     findByUuid: (uuid: string) => byUuid.get(uuid) as ProjectRow | undefined,

@@ -4,7 +4,7 @@
 // never stale: every write of an entry rewrites both in the same transaction (refresh),
 // and a change that alters many entries' JSON at once (a project's slugs, an activity's
 // slug) marks theirs NULL in both in its own transaction. A NULL is computed by the
-// reader (coalesce) until json-filler.ts has filled it again, so reads never wait for the
+// reader (coalesce) until db/json-filler.ts has filled it again, so reads never wait for the
 // fill.
 import { hasSlugSql } from '../activities/store';
 import type { Db } from '../db/open';
@@ -101,6 +101,10 @@ export function createTimeJsonStore(db: Db) {
   const activityUserStale = db.prepare(`UPDATE time_user_json SET json = NULL
     WHERE time_id IN (SELECT time_id FROM time_activities WHERE activity_id = ?)`);
   return {
+    /** What the background filler calls this JSON in its log line, and what it counts. */
+    name: 'time',
+    counted: 'entries',
+
     /**
      * Rewrites one entry's JSON from its rows (both copies), the last step of every write
      * of a time, and answers it: the write's response, with no second read of the entry.

@@ -1,0 +1,77 @@
+// Computes stale stored JSON in the background: time entries' (times/json-store.ts)
+// after the migration that added it, a project's entries after its slugs changed, an
+// activity's after its slug did; projects' (projects/json-store.ts) after the migration
+// and after another process's writes (the server's own fill theirs as they commit).
+// Readers never wait for it (they compute a stale object's JSON themselves); it only
+// makes those reads fast again. Small write transactions with the event loop free
+// between them, so requests are answered meanwhile.
+import type { Logger } from '../log';
+import { type Db, WriteLockBusy, writeTransaction } from './open';
+
+/** One kind of stored JSON, NULL where it is to be computed. */
+export interface StoredJson {
+  /** What the log line calls it ("time" → `time JSON filled`) and what it counts. */
+  name: string;
+  counted: string;
+  /** Whether any is to be computed (one probe of a partial index). */
+  hasStale(): boolean;
+  /** Computes up to `limit` of them; answers how many it wrote. */
+  fill(limit: number): number;
+}
+
+/** Objects per transaction: ~30 µs each, so one step holds the event loop a few ms. */
+const BATCH = 200;
+/** How often an idle filler looks for stale JSON (a probe of a partial index each). */
+const IDLE_MS = 1000;
+/** The pause between two batches: background work leaves most of the event loop to requests. */
+const BATCH_PAUSE_MS = 10;
+
+export interface JsonFiller {
+  stop(): void;
+}
+
+export function startJsonFiller(db: Db, stores: readonly StoredJson[], log: Logger): JsonFiller {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const filled = stores.map(() => ({ count: 0, started: 0 }));
+  const step = () => {
+    if (stopped) return;
+    let more = false;
+    let busy = false;
+    stores.forEach((store, i) => {
+      if (more || busy) return; // one batch per step
+      const done = filled[i] as { count: number; started: number };
+      let wrote = 0;
+      try {
+        // The write lock is taken only when there is work: an idle server leaves it alone.
+        if (store.hasStale()) wrote = writeTransaction(db, () => store.fill(BATCH));
+      } catch (err) {
+        // Another process holds the write lock: try again at the idle pace.
+        busy = err instanceof WriteLockBusy;
+        if (!busy) {
+          log.error(`filling ${store.name} JSON failed`, { error: (err as Error).message });
+        }
+      }
+      if (wrote > 0 && done.count === 0) done.started = performance.now();
+      done.count += wrote;
+      // A batch that was not full was the last one: on to the next store, or back to the
+      // idle pace (also should a row ever stay NULL, so that it is not computed again and
+      // again without a pause).
+      more = wrote === BATCH;
+      if (!more && !busy && done.count > 0) {
+        const ms = Math.round(performance.now() - done.started);
+        log.info(`${store.name} JSON filled`, { [store.counted]: done.count, ms });
+        done.count = 0;
+      }
+    });
+    timer = setTimeout(step, more ? BATCH_PAUSE_MS : IDLE_MS);
+    timer.unref();
+  };
+  step();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
