@@ -55,6 +55,17 @@ describe('the request log line and X-Request-Id', () => {
     assert.match(long.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
   });
 
+  it('generates a different id, in the shape of a random UUID, for every request', async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      const res = await server.api.raw('/health');
+      const id = res.headers.get('x-request-id') ?? '';
+      assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      ids.add(id);
+    }
+    assert.equal(ids.size, 20);
+  });
+
   it('sends the request id back on every kind of answer', async () => {
     const token = server.adminToken;
     await server.api.post('/activities', token, { name: 'Gone', slug: 'gone' });
