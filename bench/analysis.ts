@@ -11,9 +11,10 @@ const LIMITS: Record<RowId, string> = {
     'for those that do not fit), looks the token up among those it has verified ' +
     '(HMAC-SHA512 and a JSON parse only the first time) and the caller among the holders ' +
     'it keeps (`PRAGMA data_version` probed once per batch of requests that one poll of ' +
-    "the sockets gave), runs one statement (the time's stored JSON, its owner, project " +
-    "and deletion: ~6 µs in-process; the viewer's role in the project is read apart only " +
-    'when the answer depends on it), writes its log line (written out field by ' +
+    "the sockets gave), runs one small statement (the time's stored JSON, its owner, " +
+    'project and deletion, as an array: ~5.5 µs in-process; the JSON is computed by a ' +
+    "second statement only when it is stale, the viewer's role in the project read apart " +
+    'only when the answer depends on it), writes its log line (written out field by ' +
     'field, and to stdout once per turn of the event loop) and the response to the ' +
     'socket. In a `perf` profile of the executable under this row, on the event loop: ' +
     'the response write (`writev`, mostly kernel time) ~24 %, SQLite ~22 % (the statement ' +
@@ -22,10 +23,11 @@ const LIMITS: Record<RowId, string> = {
     'the two cores, so the server has one and every request queues on its event loop: ' +
     'p99 is the queue of 10 connections plus whatever else the machine schedules.',
   project:
-    'The same path as a time read; the statement writes the whole answer (`json_object` ' +
-    'in SQLite: the slugs, the owner, the default activity and the users map, ' +
-    '`json_group_object` over `project_users` joined to `users`) and returns it as one ' +
-    'text column, ~10.5 µs in-process against ~6 µs for a time, whose JSON is stored.',
+    "The same path as a time read; the statement reads the project's stored API JSON " +
+    '(`project_json`, sql/008: the slugs, owner, default activity and users map written ' +
+    'once per change, not per read) by its live slug, ~4 µs in-process, in two small ' +
+    'tables that stay in the cache, where a time read looks up three B-trees of a ' +
+    'million rows.',
   month:
     "One user's month in this data set is ~550 entries (1,000,000 entries / 50 users / 36 " +
     'months), a ~170 KB response. It is counted in the covering `times_user_date` (no ' +
@@ -112,11 +114,7 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'HTTP thread is not available: Node 20 has no `reusePort`, worker threads cannot ' +
     'share a listening socket, and another process would double the memory.',
   project:
-    'Closing the gap: as for 1a, and the project statement builds its answer from five ' +
-    'subqueries each time (~10.5 against ~6 µs in-process; ~3 µs of either is the read ' +
-    "transaction itself). Storing each project's API JSON, rewritten in the transaction " +
-    'of every change that alters it (the project, its slugs and users map, a user ' +
-    "deleted, an activity's slug), as the times do, would make it one row read.",
+    'Closing the gap: as for 1a; the statement is already one lookup of the stored JSON.',
   month:
     'Closing the gap: met. What is left per month on the event loop is HTTP, handing the ' +
     'list to the worker and back (~20 µs), and ~0.2 ms of kernel time writing 170 KB; on ' +
@@ -443,6 +441,33 @@ const HOT_SPOTS = [
   'POST body is awaited) gave 11,502 against 11,502 req/s; the log written into a Buffer',
   'instead of a string, 10,543 against 10,358; calling GET handlers without the write-lock',
   'retry wrapper, 10,767 against 11,219 (within the noise of those turns).',
+  '',
+  '**Fixed — the request path, sixth round** (issue 20; sql/008, src/projects/json-store.ts,',
+  'src/times/store.ts, src/http/client.ts). Same method (two executables, alternating 3 s',
+  "turns, the machine's speed moving ~30 % within the hour, so compare within a pair).",
+  "Each project's API JSON stored (`project_json`, sql/008) and read alone by its live",
+  'slug: project reads 9,272 → 14,655 req/s, 109.8 → 70.0 µs CPU each; in-process the',
+  'statement went from 11.5 to ~4 µs, and under load it had cost far more than that (the',
+  'five subqueries and JSON functions it no longer runs). Triggers make the stored text',
+  'NULL in the transaction of any change that alters it, whoever writes, and the',
+  "server's own project and activity writes compute it again before they commit. GET",
+  "/times/:uuid reading the stored JSON with a statement of its own, the computation in",
+  'a second statement run only when the JSON is stale: 8,705 → 9,929 req/s, 115.8 →',
+  '102.3 µs, and 9,777 → 10,318, 101.8 → 97.4 µs (a statement carrying a `coalesce` with',
+  'the whole computation cost more per call even when it never ran it). Request ids from a',
+  'random per-process UUID prefix and a counter instead of `randomUUID` per request (~600',
+  'of the ~14 KB a time read allocated, sampled with every allocation counted): 11,186 →',
+  '11,242, within the noise; the time row read as an array instead of an object, which',
+  "better-sqlite3 builds through V8's slow API: 12,337 → 12,848 req/s, 82.9 → 79.8 µs; both",
+  'together 10,227 → 11,089 and 10,105 → 11,216 req/s, ~100 → ~91 µs. Tried and left out:',
+  "V8's scavenges without helper threads (`--no-parallel-scavenge`, settable at run time):",
+  'time reads 94.2 → 87.2 and 91.3 → 84.9 µs, but month reads 2,187 → 1,358 req/s (p99',
+  '13.3 → 24.0 ms) and 1,812 → 1,727 (p99 15.1 → 18.1), so the pauses stay parallel; a',
+  "32 MiB page cache for the writer (a time read touches three leaves of million-row",
+  'B-trees, ~0.6 `pread` per read under load): 9,115 → 9,329 req/s, not worth 16 MB of',
+  'RSS; handling a request with no promise at all when its handler finishes at once',
+  '(the server, the write-lock retry and authentication synchronous for a GET): 11,460 →',
+  '11,589 and 11,683 → 11,403, noise, so the async code stays as it was.',
   '',
   '**Fixed — bcrypt workers for good.** The pool started by the first logins kept its',
   'isolates for the life of the server; a worker now exits after 10 s without a task.',
