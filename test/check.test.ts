@@ -22,16 +22,35 @@ describe('timetrack admin check', () => {
     assert.equal(res.code, 0, res.stderr);
   });
 
+  /** A copy of the migrated database, to break or to fill. */
+  const copyOf = async (name: string): Promise<string> => {
+    const copy = join(dir, name);
+    const db = new Database(dbFile, { readonly: true });
+    await db.backup(copy);
+    db.close();
+    return copy;
+  };
+
+  /** Runs a server on `file` until its background filler has no stored JSON left to compute. */
+  const fillByServer = async (file: string): Promise<void> => {
+    const config = loadConfig({ port: 0, host: '127.0.0.1', db: file }, {});
+    const server = await startServer(config, { log: createLogger('error'), announce: () => {} });
+    try {
+      while (server.app.timeJson.hasStale() || server.app.projectJson.hasStale()) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    } finally {
+      await server.close();
+    }
+  };
+
   it('answers ok on a healthy database', async () => {
     const res = await runCli(['admin', 'check', '--db', dbFile]);
     assert.deepEqual(res, { code: 0, stdout: 'ok\n', stderr: '' });
   });
 
   it('lists each broken invariant and exits 1', async () => {
-    const broken = join(dir, 'broken.db');
-    const db = new Database(dbFile, { readonly: true });
-    await db.backup(broken);
-    db.close();
+    const broken = await copyOf('broken.db');
     const edit = new Database(broken);
     edit.pragma('foreign_keys = OFF');
     edit.exec(`
@@ -59,10 +78,7 @@ describe('timetrack admin check', () => {
   });
 
   it('reports a gap in a revision chain', async () => {
-    const gap = join(dir, 'gap.db');
-    const db = new Database(dbFile, { readonly: true });
-    await db.backup(gap);
-    db.close();
+    const gap = await copyOf('gap.db');
     const edit = new Database(gap);
     edit.exec(`UPDATE time_revisions SET revision = 2
       WHERE time_id = (SELECT id FROM times WHERE uuid = 'c0000001-3333-4333-8333-000000000001');
@@ -78,19 +94,8 @@ describe('timetrack admin check', () => {
 
   it("fills every time's stored JSON once a server runs, and reports one that differs", async () => {
     // A migrated database has no stored JSON yet (sql/004: NULL, computed by readers).
-    const filled = join(dir, 'filled.db');
-    const db = new Database(dbFile, { readonly: true });
-    await db.backup(filled);
-    db.close();
-    const config = loadConfig({ port: 0, host: '127.0.0.1', db: filled }, {});
-    const server = await startServer(config, { log: createLogger('error'), announce: () => {} });
-    try {
-      while (server.app.timeJson.hasStale()) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    } finally {
-      await server.close();
-    }
+    const filled = await copyOf('filled.db');
+    await fillByServer(filled);
     const edit = new Database(filled);
     assert.equal(
       edit.prepare('SELECT count(*) FROM time_json WHERE json IS NULL').pluck().get(),
@@ -127,10 +132,7 @@ describe('timetrack admin check', () => {
 
   it("fills every project's stored JSON once a server runs, and reports one that differs", async () => {
     // Migrated projects have their rows of project_json, NULL (sql/008: computed by readers).
-    const filled = join(dir, 'projects-filled.db');
-    const db = new Database(dbFile, { readonly: true });
-    await db.backup(filled);
-    db.close();
+    const filled = await copyOf('projects-filled.db');
     const stale = (file: string) => {
       const read = new Database(file, { readonly: true });
       const count = read.prepare('SELECT count(*) FROM project_json WHERE json IS NULL').pluck();
@@ -141,15 +143,7 @@ describe('timetrack admin check', () => {
       }
     };
     assert.ok((stale(filled) as number) > 0);
-    const config = loadConfig({ port: 0, host: '127.0.0.1', db: filled }, {});
-    const server = await startServer(config, { log: createLogger('error'), announce: () => {} });
-    try {
-      while (server.app.projectJson.hasStale()) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    } finally {
-      await server.close();
-    }
+    await fillByServer(filled);
     assert.equal(stale(filled), 0);
     assert.deepEqual(await runCli(['admin', 'check', '--db', filled]), {
       code: 0,
@@ -172,10 +166,7 @@ describe('timetrack admin check', () => {
   });
 
   it('reports per-month totals of reports that differ from their entries', async () => {
-    const off = join(dir, 'totals.db');
-    const db = new Database(dbFile, { readonly: true });
-    await db.backup(off);
-    db.close();
+    const off = await copyOf('totals.db');
     const edit = new Database(off);
     const row = edit
       .prepare('SELECT month, project_id, user_id FROM time_month_totals WHERE entries > 0 LIMIT 1')
