@@ -113,8 +113,7 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'load generator never sleeps), the statement and what node:http allocates. A second ' +
     'HTTP thread is not available: Node 20 has no `reusePort`, worker threads cannot ' +
     'share a listening socket, and another process would double the memory.',
-  project:
-    'Closing the gap: as for 1a; the statement is already one lookup of the stored JSON.',
+  project: 'Closing the gap: as for 1a; the statement is already one lookup of the stored JSON.',
   month:
     'Closing the gap: met. What is left per month on the event loop is HTTP, handing the ' +
     'list to the worker and back (~20 µs), and ~0.2 ms of kernel time writing 170 KB; on ' +
@@ -451,7 +450,7 @@ const HOT_SPOTS = [
   'five subqueries and JSON functions it no longer runs). Triggers make the stored text',
   'NULL in the transaction of any change that alters it, whoever writes, and the',
   "server's own project and activity writes compute it again before they commit. GET",
-  "/times/:uuid reading the stored JSON with a statement of its own, the computation in",
+  '/times/:uuid reading the stored JSON with a statement of its own, the computation in',
   'a second statement run only when the JSON is stale: 8,705 → 9,929 req/s, 115.8 →',
   '102.3 µs, and 9,777 → 10,318, 101.8 → 97.4 µs (a statement carrying a `coalesce` with',
   'the whole computation cost more per call even when it never ran it). Request ids from a',
@@ -463,7 +462,7 @@ const HOT_SPOTS = [
   "V8's scavenges without helper threads (`--no-parallel-scavenge`, settable at run time):",
   'time reads 94.2 → 87.2 and 91.3 → 84.9 µs, but month reads 2,187 → 1,358 req/s (p99',
   '13.3 → 24.0 ms) and 1,812 → 1,727 (p99 15.1 → 18.1), so the pauses stay parallel; a',
-  "32 MiB page cache for the writer (a time read touches three leaves of million-row",
+  '32 MiB page cache for the writer (a time read touches three leaves of million-row',
   'B-trees, ~0.6 `pread` per read under load): 9,115 → 9,329 req/s, not worth 16 MB of',
   'RSS; handling a request with no promise at all when its handler finishes at once',
   '(the server, the write-lock retry and authentication synchronous for a GET): 11,460 →',
