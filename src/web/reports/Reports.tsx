@@ -20,7 +20,7 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
   const { catalog } = useCatalog(props.username);
   const settings = readSettings(props.query, today());
   const key = settingsUrl(settings);
-  const [report, setReport] = useState<Report | undefined>();
+  const [loaded, setLoaded] = useState<{ key: string; report: Report } | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [status, setStatus] = useState('');
 
@@ -28,7 +28,7 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
     let live = true;
     setError(undefined);
     api.report(reportQuery(settings)).then(
-      (r) => live && setReport(r),
+      (r) => live && setLoaded({ key, report: r }),
       (err) => live && setError(errorText(err)),
     );
     return () => {
@@ -50,6 +50,10 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
     }
   };
 
+  // A report is shown only with the settings it was made for: while the next one loads,
+  // its chart and table never mix the last report's rows with the new grouping or dates.
+  const report = loaded?.key === key ? loaded.report : undefined;
+
   // The chart sums the first grouping (over the second, if any).
   const bars = new Map<string, number>();
   for (const row of report?.rows ?? []) {
@@ -57,7 +61,6 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
     bars.set(label, (bars.get(label) ?? 0) + row.duration);
   }
   const labels = [...bars.keys()];
-  const shown = report && report.start === settings.start && report.end === settings.end;
 
   return (
     <section class="reports">
@@ -75,7 +78,7 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
           {error}
         </p>
       )}
-      {report && shown && (
+      {report && (
         <>
           <div class="report-head">
             <p>
