@@ -33,38 +33,38 @@ export interface JsonFiller {
 export function startJsonFiller(db: Db, stores: readonly StoredJson[], log: Logger): JsonFiller {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
-  const filled = stores.map(() => ({ count: 0, started: 0 }));
-  const step = () => {
-    if (stopped) return;
-    let more = false;
-    let busy = false;
-    stores.forEach((store, i) => {
-      if (more || busy) return; // one batch per step
-      const done = filled[i] as { count: number; started: number };
+  // Per store: how many it has filled since it last had none stale, and since when.
+  const runs = stores.map((store) => ({ store, count: 0, started: 0 }));
+  /** One batch of the first store with stale JSON; whether that store has more. */
+  const fillOne = (): boolean => {
+    for (const run of runs) {
+      const { store } = run;
       let wrote = 0;
       try {
         // The write lock is taken only when there is work: an idle server leaves it alone.
         if (store.hasStale()) wrote = writeTransaction(db, () => store.fill(BATCH));
       } catch (err) {
         // Another process holds the write lock: try again at the idle pace.
-        busy = err instanceof WriteLockBusy;
-        if (!busy) {
-          log.error(`filling ${store.name} JSON failed`, { error: (err as Error).message });
-        }
+        if (err instanceof WriteLockBusy) return false;
+        log.error(`filling ${store.name} JSON failed`, { error: (err as Error).message });
       }
-      if (wrote > 0 && done.count === 0) done.started = performance.now();
-      done.count += wrote;
+      if (wrote > 0 && run.count === 0) run.started = performance.now();
+      run.count += wrote;
+      if (wrote === BATCH) return true;
       // A batch that was not full was the last one: on to the next store, or back to the
       // idle pace (also should a row ever stay NULL, so that it is not computed again and
       // again without a pause).
-      more = wrote === BATCH;
-      if (!more && !busy && done.count > 0) {
-        const ms = Math.round(performance.now() - done.started);
-        log.info(`${store.name} JSON filled`, { [store.counted]: done.count, ms });
-        done.count = 0;
+      if (run.count > 0) {
+        const ms = Math.round(performance.now() - run.started);
+        log.info(`${store.name} JSON filled`, { [store.counted]: run.count, ms });
+        run.count = 0;
       }
-    });
-    timer = setTimeout(step, more ? BATCH_PAUSE_MS : IDLE_MS);
+    }
+    return false;
+  };
+  const step = () => {
+    if (stopped) return;
+    timer = setTimeout(step, fillOne() ? BATCH_PAUSE_MS : IDLE_MS);
     timer.unref();
   };
   step();

@@ -4,8 +4,8 @@
 // never stale: every write of an entry rewrites both in the same transaction (refresh),
 // and a change that alters many entries' JSON at once (a project's slugs, an activity's
 // slug) marks theirs NULL in both in its own transaction. A NULL is computed by the
-// reader (coalesce) until db/json-filler.ts has filled it again, so reads never wait for the
-// fill.
+// reader (coalesce) until db/json-filler.ts has filled it again, so reads never wait for
+// the fill.
 import { hasSlugSql } from '../activities/store';
 import type { Db } from '../db/open';
 import { projectSlugsSql } from '../projects/store';
