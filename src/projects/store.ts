@@ -33,7 +33,7 @@ export const projectSlugsSql = (projectId: string) =>
     WHERE s.project_id = ${projectId})`;
 
 /** A deleted default activity released its slug, so it shows as null. */
-export const liveActivitySlugSql = (activityId: string) =>
+const liveActivitySlugSql = (activityId: string) =>
   `(SELECT slug FROM activities WHERE id = ${activityId} AND deleted_at IS NULL)`;
 
 /** A 0/1 column as the text of a JSON true or false. */
@@ -59,7 +59,7 @@ export const COMPUTED_PROJECT_JSON = jsonObjectSql(
 const STORED = '(SELECT j.json FROM project_json j WHERE j.project_id = p.id)';
 
 /** A project's API JSON as lists send it (FROM projects p): the stored text, else computed. */
-export const PROJECT_JSON = `coalesce(${STORED}, ${COMPUTED_PROJECT_JSON})`;
+const PROJECT_JSON = `coalesce(${STORED}, ${COMPUTED_PROJECT_JSON})`;
 
 /** Each column of a ProjectRow (but those only read with its parents), typed so none can be forgotten. */
 const COLUMNS = columnsSql<Omit<ProjectRow, 'changed_by' | 'parents'>>({
