@@ -1,7 +1,7 @@
 // Who may do what (SPEC §3), as pure functions of the actor and the facts about the
 // target, and `authorize`, which services call: it decides with those functions and
 // throws kind 9 with the refusal text written here. Nothing else in the code decides
-// permissions or words a refusal. Tested as a table in test/policy.test.ts.
+// permissions or words a refusal. Tested as a table in test/api/permissions/policy.test.ts.
 import { authorizationFailure } from './errors';
 
 export interface Actor {

@@ -1,6 +1,6 @@
 // GET /v0/openapi.json: the OpenAPI 3.1 description of every endpoint, written by hand
 // (paths.ts, schemas.ts, responses.ts; extensions.ts for the
-// endpoints of SPEC §11 built on other branches). test/openapi.test.ts validates it and compares it with the
+// endpoints of SPEC §11 built on other branches). test/api/openapi/openapi.test.ts validates it and compares it with the
 // route table; test/helpers/openapi-check.ts holds every reply of the HTTP suite to it.
 import { JsonText } from '../json-text';
 import { extensionPaths, extensionSchemas } from './extensions';

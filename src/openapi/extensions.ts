@@ -1,6 +1,6 @@
 // The extensions of SPEC §11: GET /v0/reports (and its CSV), /v0/timer, POST
 // /v0/timer/stop and GET /v0/info (docs/api-reports.md, docs/api-timer.md). Every reply
-// of test/reports.test.ts, csv.test.ts, timer.test.ts and info.test.ts is checked against
+// of test/api/reports/reports.test.ts, csv.test.ts, timer.test.ts and info.test.ts is checked against
 // these schemas; a report row's keys depend on its grouping, so they are all optional.
 import {
   bodyAuth,

@@ -1,5 +1,5 @@
 // The paths of GET /v0/openapi.json: every route of src/routes.ts with its parameters,
-// request body and every status it answers (test/openapi.test.ts checks the route table
+// request body and every status it answers (test/api/openapi/openapi.test.ts checks the route table
 // against this list; the test helpers check every reply against it).
 import {
   bodyAuth,

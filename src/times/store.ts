@@ -169,7 +169,7 @@ function withMonths(where: TimeWhere, f: TimeListFilters): TimeWhere {
  * sorter, which for one user's month (~550 rows of ~300 bytes) cost as much as all the
  * rest of the statement. SQLite keeps the ORDER BY of a FROM subquery whose outer query
  * has an order-sensitive aggregate such as group_concat (select.c, the rules for omitting
- * an ORDER BY), so the rows are joined in list order; test/times.test.ts checks it.
+ * an ORDER BY), so the rows are joined in list order; test/api/times/times.test.ts checks it.
  */
 const timeList = (
   counted: TimeWhere,

@@ -423,7 +423,7 @@ Who may do what, endpoint by endpoint (SPEC §3). ✓ = allowed; ✗ = refused w
 action shown in the last column); for list rows ✗ means the time is simply not in the
 list (GET /times never errors for visibility), and for report rows that the report does
 not count it (GET /reports counts exactly what GET /times lists). Generated from
-\`test/helpers/permissions-table.ts\`, the same table \`test/authz-matrix.test.ts\` runs
+\`test/helpers/permissions-table.ts\`, the same table \`test/api/permissions/authz-matrix.test.ts\` runs
 against a real server — regenerate with
 \`npx tsx test/helpers/permissions-table.ts > docs/permissions.md\`.
 

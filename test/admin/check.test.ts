@@ -1,0 +1,199 @@
+// `timetrack admin check` (SPEC §8.1): SQLite's checks plus our invariants; exit 0 `ok`
+// on a healthy database, exit 1 listing every problem otherwise.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/log';
+import { startServer } from '../../src/server';
+import { assertUserError, runCli } from '../helpers/cli';
+import { tempDir } from '../helpers/server';
+import { createTimesyncNodeDatabase } from '../helpers/timesync-node';
+
+describe('timetrack admin check', () => {
+  const dir = tempDir();
+  const dbFile = join(dir, 'instance.db');
+  before(async () => {
+    // A database with revisions, slugs, permissions and deleted objects of every kind.
+    const old = createTimesyncNodeDatabase(dir);
+    const res = await runCli(['migrate-from-timesync-node', old, '--db', dbFile]);
+    assert.equal(res.code, 0, res.stderr);
+  });
+
+  /** A copy of the migrated database, to break or to fill. */
+  const copyOf = async (name: string): Promise<string> => {
+    const copy = join(dir, name);
+    const db = new Database(dbFile, { readonly: true });
+    await db.backup(copy);
+    db.close();
+    return copy;
+  };
+
+  /** Runs a server on `file` until its background filler has no stored JSON left to compute. */
+  const fillByServer = async (file: string): Promise<void> => {
+    const config = loadConfig({ port: 0, host: '127.0.0.1', db: file }, {});
+    const server = await startServer(config, { log: createLogger('error'), announce: () => {} });
+    try {
+      while (server.app.timeJson.hasStale() || server.app.projectJson.hasStale()) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    } finally {
+      await server.close();
+    }
+  };
+
+  it('answers ok on a healthy database', async () => {
+    const res = await runCli(['admin', 'check', '--db', dbFile]);
+    assert.deepEqual(res, { code: 0, stdout: 'ok\n', stderr: '' });
+  });
+
+  it('lists each broken invariant and exits 1', async () => {
+    const broken = await copyOf('broken.db');
+    const edit = new Database(broken);
+    edit.pragma('foreign_keys = OFF');
+    edit.exec(`
+      DELETE FROM activity_revisions
+        WHERE activity_id = (SELECT id FROM activities WHERE slug = 'dev');
+      UPDATE project_slugs SET live = 1 WHERE slug = 'retired';
+      UPDATE users SET active = 1 WHERE username = 'gone';
+      DROP INDEX activities_live_slug;
+      UPDATE activities SET slug = 'docs' WHERE slug = 'meeting';
+      INSERT INTO time_revisions (time_id, revision, duration, user_id, project_id, date_worked,
+        activity_ids, created_at) VALUES (999, 1, 60, 1, 1, '2016-03-01', '[]', 0);
+    `);
+    edit.close();
+
+    const res = await runCli(['admin', 'check', '--db', broken]);
+    assertUserError(res, new RegExp(`^timetrack: 6 problems found in ${broken}\\n$`));
+    assert.deepEqual(res.stdout.trimEnd().split('\n').sort(), [
+      'activity a0000001-1111-4111-8111-000000000001: at revision 2 but its history holds revisions []',
+      'activity slug docs is used by 2 live activities',
+      'foreign key: a row of time_revisions refers to a missing times row',
+      'project b0000005-2222-4222-8222-000000000005: slug retired is marked live but the project is deleted',
+      'time_revisions: revision 1 belongs to missing time id 999',
+      'user gone is deleted but still active',
+    ]);
+  });
+
+  it('reports a gap in a revision chain', async () => {
+    const gap = await copyOf('gap.db');
+    const edit = new Database(gap);
+    edit.exec(`UPDATE time_revisions SET revision = 2
+      WHERE time_id = (SELECT id FROM times WHERE uuid = 'c0000001-3333-4333-8333-000000000001');
+      UPDATE times SET revision = 3 WHERE uuid = 'c0000001-3333-4333-8333-000000000001'`);
+    edit.close();
+    const res = await runCli(['admin', 'check', '--db', gap]);
+    assertUserError(res, /^timetrack: 1 problem found in /);
+    assert.equal(
+      res.stdout,
+      'time c0000001-3333-4333-8333-000000000001: at revision 3 but its history holds revisions [2]\n',
+    );
+  });
+
+  it("fills every time's stored JSON once a server runs, and reports one that differs", async () => {
+    // A migrated database has no stored JSON yet (sql/004: NULL, computed by readers).
+    const filled = await copyOf('filled.db');
+    await fillByServer(filled);
+    const edit = new Database(filled);
+    assert.equal(
+      edit.prepare('SELECT count(*) FROM time_json WHERE json IS NULL').pluck().get(),
+      0,
+    );
+    assert.deepEqual(await runCli(['admin', 'check', '--db', filled]), {
+      code: 0,
+      stdout: 'ok\n',
+      stderr: '',
+    });
+    // Both stored copies (sql/004 and sql/005) say the same, and not what the entry says.
+    edit.exec(`UPDATE time_json SET json = json_set(json, '$.notes', 'not what the entry says')
+      WHERE time_id = (SELECT id FROM times WHERE uuid = 'c0000001-3333-4333-8333-000000000001');
+      UPDATE time_user_json SET json = (SELECT json FROM time_json j
+        WHERE j.time_id = time_user_json.time_id)
+      WHERE time_id = (SELECT id FROM times WHERE uuid = 'c0000001-3333-4333-8333-000000000001')`);
+    const res = await runCli(['admin', 'check', '--db', filled]);
+    assertUserError(res, /^timetrack: 1 problem found in /);
+    assert.equal(
+      res.stdout,
+      'time c0000001-3333-4333-8333-000000000001: its stored JSON (time_json) differs from its current state\n',
+    );
+    // The copy by user and date filed under another day, i.e. missing under its own.
+    edit.exec(`UPDATE time_user_json SET date_worked = '1999-01-01'
+      WHERE time_id = (SELECT id FROM times WHERE uuid = 'c0000001-3333-4333-8333-000000000001')`);
+    edit.close();
+    const moved = await runCli(['admin', 'check', '--db', filled]);
+    assertUserError(moved, /^timetrack: 3 problems found in /);
+    assert.match(
+      moved.stdout,
+      /^time c0000001-3333-4333-8333-000000000001: its stored JSON \(time_json\) differs from its current state\ntime c0000001-3333-4333-8333-000000000001: its row of time_user_json is missing or differs from the entry\ntime_user_json has a row \(user \d+, 1999-01-01, time \d+\) of no such entry\n$/,
+    );
+  });
+
+  it("fills every project's stored JSON once a server runs, and reports one that differs", async () => {
+    // Migrated projects have their rows of project_json, NULL (sql/008: computed by readers).
+    const filled = await copyOf('projects-filled.db');
+    const stale = (file: string) => {
+      const read = new Database(file, { readonly: true });
+      const count = read.prepare('SELECT count(*) FROM project_json WHERE json IS NULL').pluck();
+      try {
+        return count.get();
+      } finally {
+        read.close();
+      }
+    };
+    assert.ok((stale(filled) as number) > 0);
+    await fillByServer(filled);
+    assert.equal(stale(filled), 0);
+    assert.deepEqual(await runCli(['admin', 'check', '--db', filled]), {
+      code: 0,
+      stdout: 'ok\n',
+      stderr: '',
+    });
+    const edit = new Database(filled);
+    edit.exec(`UPDATE project_json SET json = json_set(json, '$.name', 'not its name')
+      WHERE project_id = (SELECT id FROM projects WHERE uuid = 'b0000001-2222-4222-8222-000000000001');
+      DELETE FROM project_json
+      WHERE project_id = (SELECT id FROM projects WHERE uuid = 'b0000002-2222-4222-8222-000000000002')`);
+    edit.close();
+    const res = await runCli(['admin', 'check', '--db', filled]);
+    assertUserError(res, /^timetrack: 2 problems found in /);
+    assert.equal(
+      res.stdout,
+      'project b0000001-2222-4222-8222-000000000001: its stored JSON (project_json) differs from its current state\n' +
+        'project b0000002-2222-4222-8222-000000000002 has no project_json row\n',
+    );
+  });
+
+  it('reports per-month totals of reports that differ from their entries', async () => {
+    const off = await copyOf('totals.db');
+    const edit = new Database(off);
+    const row = edit
+      .prepare('SELECT month, project_id, user_id FROM time_month_totals WHERE entries > 0 LIMIT 1')
+      .get() as { month: string; project_id: number; user_id: number };
+    edit
+      .prepare(`UPDATE time_month_totals SET duration = duration + 60
+        WHERE month = ? AND project_id = ? AND user_id = ?`)
+      .run(row.month, row.project_id, row.user_id);
+    edit.close();
+    const res = await runCli(['admin', 'check', '--db', off]);
+    assertUserError(res, /^timetrack: 1 problem found in /);
+    assert.equal(
+      res.stdout,
+      `time totals of ${row.month}, project ${row.project_id}, user ${row.user_id} (time_month_totals) differ from its entries\n`,
+    );
+  });
+
+  it('refuses a file that is not a timetrack database, and a missing one', async () => {
+    const junk = join(dir, 'junk.db');
+    writeFileSync(junk, 'this is not SQLite\n'.repeat(100));
+    assertUserError(
+      await runCli(['admin', 'check', '--db', junk]),
+      /^timetrack: .*junk\.db is not a timetrack database\n$/,
+    );
+    assertUserError(
+      await runCli(['admin', 'check', '--db', join(dir, 'missing.db')]),
+      /^timetrack: no database at .*missing\.db\n$/,
+    );
+  });
+});

@@ -1,0 +1,249 @@
+// The permission rules of SPEC §3, one table per policy function: who (actor kind) ×
+// what (facts about the target) → allowed. Read a table as a row of SPEC §3.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  type Actor,
+  canCreateProject,
+  canCreateTime,
+  canCreateUsers,
+  canDeleteTime,
+  canDeleteUsers,
+  canHandleTimerOf,
+  canManageProject,
+  canSetUserField,
+  canUpdateTime,
+  canViewTime,
+  canWriteActivities,
+  canWriteOrgRoles,
+  mayOwnTimeIn,
+  NO_ROLE,
+  type ProjectRole,
+  seesAllTimes,
+  type UserField,
+} from '../../../src/policy';
+
+type Kind = 'admin' | 'manager' | 'spectator' | 'plain';
+const KINDS: readonly Kind[] = ['admin', 'manager', 'spectator', 'plain'];
+
+/** The actor is always user 1; "other" users are user 2. */
+const SELF = 1;
+const OTHER = 2;
+const actor = (kind: Kind): Actor => ({
+  id: SELF,
+  username: kind,
+  siteAdmin: kind === 'admin',
+  siteManager: kind === 'manager',
+  siteSpectator: kind === 'spectator',
+});
+
+const MEMBER: ProjectRole = { member: true, spectator: false, manager: false };
+const SPECTATOR: ProjectRole = { member: false, spectator: true, manager: false };
+const MANAGER: ProjectRole = { member: false, spectator: false, manager: true };
+const ROLES = { none: NO_ROLE, member: MEMBER, spectator: SPECTATOR, manager: MANAGER };
+type RoleName = keyof typeof ROLES;
+
+/** Checks every row of a table: [actor kind, ...facts, expected]. */
+function table<Row extends readonly unknown[]>(
+  rows: readonly Row[],
+  decide: (row: Row) => boolean,
+  expected: (row: Row) => boolean,
+) {
+  for (const row of rows) assert.equal(decide(row), expected(row), JSON.stringify(row));
+}
+
+describe('site-wide actions (no target facts)', () => {
+  //  function            admin  manager spectator plain
+  const rows: [string, (a: Actor) => boolean, boolean[]][] = [
+    ['canCreateProject', canCreateProject, [true, true, false, false]],
+    ['canWriteActivities', canWriteActivities, [true, true, false, false]],
+    ['canCreateUsers', canCreateUsers, [true, true, false, false]],
+    ['canDeleteUsers', canDeleteUsers, [true, false, false, false]],
+    ['canWriteOrgRoles', canWriteOrgRoles, [true, true, false, false]],
+    ['seesAllTimes', seesAllTimes, [true, true, true, false]],
+  ];
+  for (const [name, fn, expected] of rows) {
+    it(name, () => {
+      assert.deepEqual(
+        KINDS.map((k) => fn(actor(k))),
+        expected,
+      );
+    });
+  }
+});
+
+describe('canManageProject (update a project and its users map, delete it)', () => {
+  it('site managers and admins always; others only as the project manager', () => {
+    //   actor        role in project  allowed
+    const rows: [Kind, RoleName, boolean][] = [
+      ['admin', 'none', true],
+      ['manager', 'none', true],
+      ['spectator', 'none', false],
+      ['spectator', 'manager', true],
+      ['plain', 'none', false],
+      ['plain', 'member', false],
+      ['plain', 'spectator', false],
+      ['plain', 'manager', true],
+    ];
+    table(
+      rows,
+      ([k, r]) => canManageProject(actor(k), ROLES[r]),
+      ([, , ok]) => ok,
+    );
+  });
+});
+
+describe('canViewTime (GET /times/:uuid)', () => {
+  it('owner, project managers and spectators, site spectators, managers, admins', () => {
+    //   actor        owner    actor's role  allowed
+    const rows: [Kind, 'self' | 'other', RoleName, boolean][] = [
+      ['plain', 'self', 'none', true],
+      ['plain', 'other', 'none', false],
+      ['plain', 'other', 'member', false],
+      ['plain', 'other', 'spectator', true],
+      ['plain', 'other', 'manager', true],
+      ['spectator', 'other', 'none', true],
+      ['manager', 'other', 'none', true],
+      ['admin', 'other', 'none', true],
+    ];
+    table(
+      rows,
+      ([k, owner, r]) =>
+        canViewTime(actor(k), { ownerId: owner === 'self' ? SELF : OTHER, role: ROLES[r] }),
+      ([, , , ok]) => ok,
+    );
+  });
+});
+
+describe('mayOwnTimeIn (a time entry user must be a project member)', () => {
+  it('only members, whatever else they are', () => {
+    const rows: [RoleName, boolean][] = [
+      ['member', true],
+      ['none', false],
+      ['spectator', false],
+      ['manager', false],
+    ];
+    table(
+      rows,
+      ([r]) => mayOwnTimeIn(ROLES[r]),
+      ([, ok]) => ok,
+    );
+    assert.equal(mayOwnTimeIn({ member: true, spectator: true, manager: true }), true);
+  });
+});
+
+describe('canCreateTime (POST /times)', () => {
+  it('for oneself as a member; admins for any member; nobody for a non-member', () => {
+    //   actor       for user  that user's role  allowed
+    const rows: [Kind, 'self' | 'other', RoleName, boolean][] = [
+      ['plain', 'self', 'member', true],
+      ['plain', 'self', 'none', false],
+      ['plain', 'self', 'manager', false],
+      ['plain', 'other', 'member', false],
+      ['spectator', 'other', 'member', false],
+      ['manager', 'self', 'member', true],
+      ['manager', 'other', 'member', false],
+      ['admin', 'other', 'member', true],
+      ['admin', 'other', 'none', false],
+      ['admin', 'self', 'none', false],
+    ];
+    table(
+      rows,
+      ([k, who, r]) => canCreateTime(actor(k), who === 'self' ? SELF : OTHER, ROLES[r]),
+      ([, , , ok]) => ok,
+    );
+  });
+});
+
+describe('canUpdateTime (POST /times/:uuid)', () => {
+  it('the owner (not moving it to another user) and admins', () => {
+    //   actor        owner    changes user  allowed
+    const rows: [Kind, 'self' | 'other', boolean, boolean][] = [
+      ['plain', 'self', false, true],
+      ['plain', 'self', true, false],
+      ['plain', 'other', false, false],
+      ['spectator', 'other', false, false],
+      ['manager', 'other', false, false],
+      ['manager', 'self', true, false],
+      ['admin', 'other', false, true],
+      ['admin', 'other', true, true],
+    ];
+    table(
+      rows,
+      ([k, owner, changes]) => canUpdateTime(actor(k), owner === 'self' ? SELF : OTHER, changes),
+      ([, , , ok]) => ok,
+    );
+  });
+});
+
+describe('canDeleteTime (DELETE /times/:uuid)', () => {
+  it('the owner, site managers, admins', () => {
+    const rows: [Kind, 'self' | 'other', boolean][] = [
+      ['plain', 'self', true],
+      ['plain', 'other', false],
+      ['spectator', 'other', false],
+      ['manager', 'other', true],
+      ['admin', 'other', true],
+    ];
+    table(
+      rows,
+      ([k, owner]) => canDeleteTime(actor(k), owner === 'self' ? SELF : OTHER),
+      ([, , ok]) => ok,
+    );
+  });
+});
+
+describe('canHandleTimerOf (GET, POST /stop, DELETE /v0/timer with ?user=)', () => {
+  it('one’s own timer; anyone’s for admins only (support)', () => {
+    const rows: [Kind, 'self' | 'other', boolean][] = [
+      ['plain', 'self', true],
+      ['plain', 'other', false],
+      ['spectator', 'self', true],
+      ['spectator', 'other', false],
+      ['manager', 'self', true],
+      ['manager', 'other', false],
+      ['admin', 'self', true],
+      ['admin', 'other', true],
+    ];
+    table(
+      rows,
+      ([k, owner]) => canHandleTimerOf(actor(k), owner === 'self' ? SELF : OTHER),
+      ([, , ok]) => ok,
+    );
+  });
+});
+
+describe('canSetUserField (POST /users and POST /users/:username)', () => {
+  const PROFILE: UserField[] = ['display_name', 'email', 'meta', 'org-roles'];
+  const ALL: UserField[] = [
+    ...PROFILE,
+    'password',
+    'site_spectator',
+    'site_manager',
+    'site_admin',
+    'active',
+  ];
+
+  it('admins any field of anyone; managers others’ profile and site_spectator; users their own profile', () => {
+    //   actor        target    fields the actor may set
+    const rows: [Kind, 'new' | 'self' | 'other', UserField[]][] = [
+      ['admin', 'new', ALL],
+      ['admin', 'self', ALL],
+      ['admin', 'other', ALL],
+      ['manager', 'new', [...PROFILE, 'password', 'site_spectator']],
+      ['manager', 'self', [...PROFILE, 'password']],
+      ['manager', 'other', [...PROFILE, 'site_spectator']],
+      ['spectator', 'new', []],
+      ['spectator', 'self', [...PROFILE, 'password']],
+      ['spectator', 'other', []],
+      ['plain', 'new', []],
+      ['plain', 'self', [...PROFILE, 'password']],
+      ['plain', 'other', []],
+    ];
+    for (const [k, target, allowed] of rows) {
+      const id = target === 'new' ? undefined : target === 'self' ? SELF : OTHER;
+      const got = ALL.filter((field) => canSetUserField(actor(k), id, field));
+      assert.deepEqual(got.sort(), [...allowed].sort(), `${k} → ${target}`);
+    }
+  });
+});

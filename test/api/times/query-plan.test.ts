@@ -1,0 +1,197 @@
+// The common time queries are index lookups (issue 5): EXPLAIN QUERY PLAN on the exact
+// SQL the store builds, on a fresh database and on one with data and statistics.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { migrate } from '../../../src/db/migrate';
+import { type Db, openDatabase } from '../../../src/db/open';
+import { reportQuery } from '../../../src/reports/store';
+import {
+  TIME_BY_UUID_SQL,
+  type TimeListFilters,
+  timeListQuery,
+  timeViewSql,
+} from '../../../src/times/store';
+import { tempDir } from '../../helpers/server';
+
+const ADMIN_VIEW = { id: 1, seesAll: true };
+const PLAIN_VIEW = { id: 3, seesAll: false };
+const NO_FILTERS: TimeListFilters = {
+  viewer: ADMIN_VIEW,
+  userIds: [],
+  projectIds: [],
+  activityIds: [],
+  includeDeleted: false,
+  includeRevisions: false,
+};
+const MONTH = { start: '2024-01-01', end: '2024-01-31' };
+
+/** Rows of numbers 1..n, for filling tables in SQL. */
+const series = (n: number) =>
+  `(WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < ${n}) SELECT n FROM g)`;
+
+function freshDb(): Db {
+  const db = openDatabase(join(tempDir(), 'plan.db'));
+  migrate(db);
+  return db;
+}
+
+/** 50 users, 200 projects, 30 activities, 20,000 times over three years, then ANALYZE. */
+function filledDb(): Db {
+  const db = freshDb();
+  db.exec(`INSERT INTO users (username, created_at) SELECT 'u' || n, 0 FROM ${series(50)};
+    INSERT INTO projects (uuid, revision, name, created_at)
+      SELECT 'p' || n, 1, 'p', 0 FROM ${series(200)};
+    INSERT INTO project_users SELECT n, 3, 0, 1, 0 FROM ${series(20)};
+    INSERT INTO activities (uuid, revision, name, slug, created_at)
+      SELECT 'a' || n, 1, 'a', 'a' || n, 0 FROM ${series(30)};
+    INSERT INTO times (uuid, revision, duration, user_id, project_id, date_worked, created_at)
+      SELECT lower(hex(randomblob(16))), 1, 60, 1 + n % 50, 1 + n % 200,
+        date('2022-01-01', '+' || (n % 1095) || ' days'), n FROM ${series(20_000)};
+    INSERT INTO time_activities SELECT id, 1 + id % 30 FROM times;
+    ANALYZE;`);
+  return db;
+}
+
+function plan(db: Db, sql: string, params: readonly unknown[]): string {
+  const rows = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
+  return rows.map((r) => r.detail).join('\n');
+}
+
+/** The plans of a list's counts, its page query and its whole body (a short list's). */
+function listPlans(db: Db, filters: TimeListFilters) {
+  const q = timeListQuery(filters);
+  const countParams = q.countParams ?? q.params;
+  return {
+    count: plan(db, q.countSql, countParams),
+    cappedCount: plan(db, q.whole.cappedCountSql, [...countParams, 1001]),
+    page: plan(db, q.pageSql, [...q.params, -1, 0]),
+    body: plan(db, q.whole.bodySql, q.params),
+  };
+}
+
+for (const [name, open] of [
+  ['a fresh database', freshDb],
+  ['a database with data and statistics', filledDb],
+] as const) {
+  describe(`time query plans on ${name}`, () => {
+    const db = open();
+
+    it("reads one user's month as a range of time_user_json, for any viewer", () => {
+      for (const viewer of [ADMIN_VIEW, PLAIN_VIEW]) {
+        const plans = listPlans(db, { ...NO_FILTERS, viewer, userIds: [3], ...MONTH });
+        for (const p of [plans.page, plans.body]) {
+          // A calendar month is one range of the key, already in list order: no sort.
+          assert.match(p, /SEARCH t USING PRIMARY KEY \(user_id=\? AND month=\?\)/);
+          assert.doesNotMatch(p, /SCAN t\b|TEMP B-TREE FOR ORDER BY/);
+          // Not the index of times and a time_json row per listed entry.
+          assert.doesNotMatch(p, /times_user_date|SEARCH j /);
+        }
+        // Counted in the narrow index that covers what the count tests, not the wide rows.
+        for (const p of [plans.count, plans.cappedCount]) {
+          assert.match(
+            p,
+            /SEARCH t USING COVERING INDEX times_user_date \(user_id=\? AND date_worked>\? AND date_worked<\?\)/,
+          );
+          assert.doesNotMatch(p, /SCAN t\b|time_user_json/);
+        }
+      }
+    });
+
+    it("reads one user's several months as the range of those months", () => {
+      const plans = listPlans(db, {
+        ...NO_FILTERS,
+        viewer: ADMIN_VIEW,
+        userIds: [3],
+        start: '2024-01-15',
+        end: '2024-03-10',
+      });
+      for (const p of [plans.page, plans.body]) {
+        assert.match(p, /SEARCH t USING PRIMARY KEY \(user_id=\? AND month>\? AND month<\?\)/);
+      }
+    });
+
+    it("reads one project's month through times_project_date, for any viewer", () => {
+      for (const viewer of [ADMIN_VIEW, PLAIN_VIEW]) {
+        const plans = listPlans(db, { ...NO_FILTERS, viewer, projectIds: [5], ...MONTH });
+        for (const p of Object.values(plans)) {
+          assert.match(
+            p,
+            /SEARCH t USING (COVERING )?INDEX times_project_date \(project_id=\? AND date_worked>\? AND date_worked<\?\)/,
+          );
+          assert.doesNotMatch(p, /SCAN t\b/);
+        }
+      }
+    });
+
+    it('streams the whole list in times_order without sorting', () => {
+      const { page } = listPlans(db, NO_FILTERS);
+      assert.match(page, /SCAN t USING (COVERING )?INDEX times_order/);
+      assert.doesNotMatch(page, /TEMP B-TREE FOR ORDER BY/);
+    });
+
+    it("sums one user's month from times_user_date alone, for any viewer", () => {
+      for (const viewer of [ADMIN_VIEW, PLAIN_VIEW]) {
+        const q = reportQuery({ ...NO_FILTERS, viewer, userIds: [3], ...MONTH }, ['day']);
+        for (const [sql, params] of [
+          [q.rowsSql, q.rowsParams],
+          [q.totalSql, q.params],
+        ] as const) {
+          assert.match(
+            plan(db, sql, params),
+            /SEARCH t USING COVERING INDEX times_user_date \(user_id=\? AND date_worked>\? AND date_worked<\?\)/,
+          );
+        }
+      }
+    });
+
+    it("sums a year of everyone's whole months from their totals, not from the entries", () => {
+      const year = { start: '2024-01-01', end: '2024-12-31' };
+      const q = reportQuery({ ...NO_FILTERS, ...year }, ['project', 'month']);
+      const p = plan(db, q.rowsSql, q.rowsParams);
+      assert.match(p, /SEARCH m USING PRIMARY KEY \(month>\? AND month<\?\)/);
+      assert.doesNotMatch(p, /\b(SCAN|SEARCH) t\b/);
+      assert.match(
+        plan(db, q.totalSql, q.params),
+        /SEARCH t USING COVERING INDEX times_date \(date_worked>\? AND date_worked<\?\)/,
+      );
+    });
+
+    it('sums the partial months at the edges of a range from times_date alone', () => {
+      const range = { start: '2024-01-15', end: '2024-12-20' };
+      const q = reportQuery({ ...NO_FILTERS, ...range }, ['project', 'month']);
+      const p = plan(db, q.rowsSql, q.rowsParams);
+      assert.match(p, /SEARCH m USING PRIMARY KEY \(month>\? AND month<\?\)/);
+      const edges = p.match(
+        /SEARCH t USING COVERING INDEX times_date \(date_worked>\? AND date_worked<\?\)/g,
+      );
+      assert.equal(edges?.length, 2, p);
+      assert.doesNotMatch(p, /SCAN t\b/);
+    });
+
+    it('sums a year of everyone by day from times_date in index order', () => {
+      const year = { start: '2024-01-01', end: '2024-12-31' };
+      const q = reportQuery({ ...NO_FILTERS, ...year }, ['project', 'day']);
+      const p = plan(db, q.rowsSql, q.rowsParams);
+      assert.match(
+        p,
+        /SEARCH t USING COVERING INDEX times_date \(date_worked>\? AND date_worked<\?\)/,
+      );
+      assert.doesNotMatch(p, /SCAN t\b/);
+    });
+
+    it('finds one time by its uuid through the unique index', () => {
+      const statements: [string, unknown[]][] = [
+        [TIME_BY_UUID_SQL, [1, 'x']],
+        [timeViewSql('stored'), ['x']],
+        [timeViewSql('current'), ['x']],
+        [timeViewSql('parents'), ['x']],
+      ];
+      for (const [sql, params] of statements) {
+        const p = plan(db, sql, params);
+        assert.match(p, /SEARCH t USING INDEX sqlite_autoindex_times_1 \(uuid=\?\)/);
+        assert.doesNotMatch(p, /SCAN t\b/);
+      }
+    });
+  });
+}

@@ -1,0 +1,162 @@
+// Short time lists read whole on the list worker thread (src/db/short-lists.ts): the same
+// bytes as read on the event loop before the worker started, more lists at once than it
+// has slots, a body larger than a slot, a write seen by the very next list, and a worker
+// that exits when no list comes and starts again with the next.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type ShortListEvent, SLOT_BYTES, SLOTS } from '../../../src/db/short-lists';
+import type { Reply } from '../../helpers/api';
+import { insertTimes } from '../../helpers/bulk';
+import { createAdminProject } from '../../helpers/factories';
+import { ADMIN, startTestServer, type TestServer } from '../../helpers/server';
+
+const ENTRIES = 1000; // one a day from 2020-01-01: the whole list is as long as a short one gets
+const MONTHS = Array.from({ length: 32 }, (_, i) => {
+  const first = new Date(Date.UTC(2020, i, 1));
+  const last = new Date(Date.UTC(2020, i + 1, 0));
+  return { start: first.toISOString().slice(0, 10), end: last.toISOString().slice(0, 10) };
+});
+
+/** The admin's `count` entries, one a day from 2020-01-01, in a project of their own. */
+async function seed(server: TestServer, count = ENTRIES): Promise<void> {
+  const { project, activity } = await createAdminProject(server);
+  insertTimes(server.dbFile, {
+    username: ADMIN.username,
+    project,
+    activity,
+    count,
+    duration: (i) => 60 * (1 + (i % 40)),
+    createdAt: (i) => Date.UTC(2024, 0, 1) + ((i * 7919) % ENTRIES) * 1000, // not date order
+    notes: (i) => `Entry ${i}: ${'ü'.repeat(60)}`, // beyond ASCII, and a body over a slot
+  });
+}
+
+describe('short lists on the list worker thread', () => {
+  let server: TestServer;
+  const ok = (res: Reply) => assert.equal(res.status, 200, res.text);
+  const month = (m: { start: string; end: string }) =>
+    server.api.get('/times', server.adminToken, { user: ADMIN.username, ...m });
+  /** Months' lists as the event loop read them, before the worker was ready. */
+  const before_: { month: (typeof MONTHS)[number]; reply: Reply }[] = [];
+
+  before(async () => {
+    server = await startTestServer();
+    await seed(server);
+    // The first list starts the worker and is read on the event loop, as is every list
+    // answered before the worker is ready.
+    assert.equal(server.running.shortLists.state(), 'none');
+    for (const m of MONTHS.slice(0, 4)) {
+      const reply = await month(m);
+      if (server.running.shortLists.state() !== 'running') before_.push({ month: m, reply });
+    }
+    assert.ok(before_.length > 0);
+    await server.running.shortLists.warmUp();
+    assert.equal(server.running.shortLists.state(), 'running');
+  });
+  after(() => server.close());
+
+  it('answers the same bytes the event loop read', async () => {
+    for (const { month: m, reply } of before_) {
+      const now = await month(m);
+      ok(now);
+      assert.equal(now.text, reply.text);
+      assert.equal(now.headers.get('x-total-count'), reply.headers.get('x-total-count'));
+      assert.equal(Number(now.headers.get('x-total-count')), (now.body as unknown[]).length);
+    }
+  });
+
+  it('answers more lists at once than it has slots, each whole and its own', async () => {
+    assert.ok(MONTHS.length > SLOTS);
+    const alone = [];
+    for (const m of MONTHS) alone.push((await month(m)).text);
+    const together = await Promise.all(MONTHS.map(month));
+    assert.deepEqual(
+      together.map((r) => r.text),
+      alone,
+    );
+    // Each is that month's entries, in list order (last change, then uuid).
+    for (const [i, r] of together.entries()) {
+      const times = r.body as { date_worked: string; created_at: string; uuid: string }[];
+      for (const t of times)
+        assert.ok(t.date_worked.startsWith(MONTHS[i]?.start.slice(0, 7) ?? ''));
+    }
+  });
+
+  it('answers a list whose body is larger than a slot, the same as its pages', async () => {
+    const whole = await server.api.get('/times', server.adminToken, { user: ADMIN.username });
+    ok(whole);
+    assert.ok(Buffer.byteLength(whole.text) > SLOT_BYTES, `${Buffer.byteLength(whole.text)} bytes`);
+    assert.equal(whole.headers.get('x-total-count'), String(ENTRIES));
+    const pages = [];
+    for (const skip of [0, 400, 800]) {
+      const page = await server.api.get('/times', server.adminToken, {
+        user: ADMIN.username,
+        limit: 400,
+        skip,
+      });
+      ok(page);
+      pages.push(...(page.body as unknown[]));
+    }
+    assert.deepEqual(whole.body, pages);
+  });
+
+  it('shows a change in the very next list', async () => {
+    const [first] = (await month(MONTHS[0] as { start: string; end: string })).body as {
+      uuid: string;
+    }[];
+    assert.ok(first);
+    const notes = `changed ${Date.now()}`;
+    ok(await server.api.post(`/times/${first.uuid}`, server.adminToken, { notes }));
+    const after_ = (await month(MONTHS[0] as { start: string; end: string })).body as {
+      uuid: string;
+      notes: string;
+    }[];
+    // Changed last: at the end of the list, with its new notes.
+    assert.deepEqual(after_.at(-1), { ...after_.at(-1), uuid: first.uuid, notes });
+  });
+
+  it('was read on the worker, which never fell back', () => {
+    assert.ok(!server.logs.some((line) => line.includes('short lists are read on the event loop')));
+  });
+});
+
+// A guard against a hang if an awaited event never comes, not a timing assertion.
+describe('the list worker thread with no lists to read', { timeout: 60_000 }, () => {
+  it('exits, and the next short list starts it again', async (t) => {
+    const counts = { ready: 0, exited: 0 };
+    const waiters: (() => void)[] = [];
+    const server = await startTestServer({
+      shortLists: {
+        idleExitMs: 50,
+        onEvent: (event: ShortListEvent) => {
+          counts[event] += 1;
+          for (const wake of waiters.splice(0)) wake();
+        },
+      },
+    });
+    t.after(() => server.close());
+    /** Resolves once `done()` holds, checked after each event of the worker. */
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise<void>((resolve) => waiters.push(resolve));
+    };
+    await seed(server, ENTRIES + 1);
+    const list = () =>
+      server.api.get('/times', server.adminToken, { user: ADMIN.username, ...MONTHS[0] });
+    // A long list (more than 1,000 rows: paged and streamed) does not start it.
+    const long = await server.api.get('/times', server.adminToken, { user: ADMIN.username });
+    assert.equal(long.headers.get('x-total-count'), String(ENTRIES + 1));
+    assert.equal(server.running.shortLists.state(), 'none', 'not started by a long list');
+    const first = await list();
+    assert.equal(first.status, 200, first.text);
+    await until(() => counts.ready === 1);
+    assert.equal(server.running.shortLists.state(), 'running');
+    await until(() => counts.exited === 1);
+    assert.equal(server.running.shortLists.state(), 'none', 'gone once idle');
+    // The next list is answered (on the event loop) and starts the worker again.
+    const second = await list();
+    assert.equal(second.text, first.text);
+    await until(() => counts.ready === 2);
+    assert.equal((await list()).text, first.text);
+    assert.ok(!server.logs.some((line) => line.includes('short lists are read on the event loop')));
+  });
+});
