@@ -67,7 +67,7 @@ export function openInProcess(file: string, s: Sidecar, sc: Scenarios) {
   const stores = {
     users: createUserStore(db, readers),
     projects: createProjectStore(db, readers),
-    times: createTimeStore(db, readers, app.timeJson, shortListsHere(readers)),
+    times: createTimeStore(db, readers, shortListsHere(readers)),
     readers,
   };
   return {

@@ -17,7 +17,7 @@ import { createWriteQueue } from './db/write-queue';
 import { createListStreams, STREAM_WAIT_MS } from './http/streams';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
-import { createProjectJsonStore } from './projects/json-store';
+import { projectJsonOf } from './projects/json-store';
 import { createProjectService } from './projects/service';
 import { createProjectStore } from './projects/store';
 import { createReportService } from './reports/service';
@@ -26,7 +26,6 @@ import { createRoleService } from './roles/service';
 import { createRoleStore } from './roles/store';
 import { createTimerService } from './timer/service';
 import { createTimerStore } from './timer/store';
-import { createTimeJsonStore } from './times/json-store';
 import { createTimeService } from './times/service';
 import { createTimeStore } from './times/store';
 import { createUserService } from './users/service';
@@ -57,27 +56,25 @@ export function createApp(deps: AppDeps) {
   });
   const userStore = createUserStore(db, readers);
   const projectStore = createProjectStore(db, readers);
-  const projectJson = createProjectJsonStore(db);
-  const timeJson = createTimeJsonStore(db);
+  // No write of this process commits a project's JSON stale (sql/008's triggers mark it).
+  const projectJson = projectJsonOf(db);
   const roles = createRoleService({ db, roles: createRoleStore(db, readers), defaultLimit });
   const users = createUserService({ db, users: userStore, roleIdsOf: roles.idsOf, defaultLimit });
   const activities = createActivityService({
-    write: projectJson.write,
+    db,
     activities: createActivityStore(db, readers),
-    slugChanged: timeJson.markActivityStale,
     defaultLimit,
   });
   const projects = createProjectService({
-    write: projectJson.write,
+    db,
     projects: projectStore,
     userIdOf: users.idOf,
     activityIdOf: activities.idOf,
-    slugsChanged: timeJson.markProjectStale,
     defaultLimit,
   });
   const times = createTimeService({
     db,
-    times: createTimeStore(db, readers, timeJson, deps.shortLists ?? shortListsHere(readers)),
+    times: createTimeStore(db, readers, deps.shortLists ?? shortListsHere(readers)),
     findActiveUser: users.findActor,
     userIdOf: users.idOf,
     activityIdOf: activities.idOf,
@@ -119,7 +116,6 @@ export function createApp(deps: AppDeps) {
   });
   return {
     ...deps,
-    timeJson,
     projectJson,
     /** Writes grouped per turn of the event loop into one transaction (time entries'). */
     writes: createWriteQueue(db),

@@ -309,7 +309,7 @@ export async function startServer(
   // From here on a statement blocks the event loop at most this long on another
   // process's lock; writes then wait asynchronously (whenWriteLockFree).
   db.pragma(`busy_timeout = ${SERVE_BUSY_TIMEOUT_MS}`);
-  const filler = startJsonFiller(db, [app.projectJson, app.timeJson], log);
+  const filler = startJsonFiller(db, [app.projectJson], log);
   const checkpointer =
     config.checkpoint === 'auto'
       ? startCheckpointer(db, config.db, log, app.writes.hold)

@@ -4,11 +4,11 @@
 // (issue 17) finds a deleted one by uuid, since deleting released its slug, and gives it
 // its old slug back or a new one — an activity the old reference server deleted has no
 // slug (json.ts NO_SLUG), so restoring it needs one.
+import { type Db, writeTransaction } from '../db/open';
 import { missingField, notFound, requestFailure, slugsAlreadyExist } from '../errors';
 import type { Listing } from '../http/list';
 import { booleanParam, bySlugParams, pagingParams } from '../http/query';
 import { type Actor, authorize } from '../policy';
-import type { ProjectJsonStore } from '../projects/json-store';
 import { parseObject } from '../validate';
 import { type LiveActivityRow, toActivityJson } from './json';
 import { createActivitySchema, restoreActivitySchema, updateActivitySchema } from './schema';
@@ -17,17 +17,12 @@ import type { ActivityStore } from './store';
 export type ActivityService = ReturnType<typeof createActivityService>;
 
 export function createActivityService(deps: {
-  /**
-   * Runs a write transaction that leaves no project's JSON stale: a project shows its
-   * default activity's slug (projects/json-store.ts).
-   */
-  write: ProjectJsonStore['write'];
+  db: Db;
   activities: ActivityStore;
-  /** The activity's slug changed, in this transaction: the time entries that have it show it. */
-  slugChanged: (activityId: number) => void;
   defaultLimit: number;
 }) {
-  const { write, activities, slugChanged } = deps;
+  const { db, activities } = deps;
+  const write = <T>(fn: () => T): T => writeTransaction(db, fn);
   const find = (slug: string, withParents = false): LiveActivityRow => {
     const row = activities.findBySlug(slug, withParents);
     if (!row) throw notFound('activity');
@@ -73,7 +68,6 @@ export function createActivityService(deps: {
         const nextSlug = fields.slug ?? current.slug;
         assertSlugFree(nextSlug, current.id);
         activities.revise(current.id, fields.name ?? current.name, nextSlug, Date.now(), actor.id);
-        if (nextSlug !== current.slug) slugChanged(current.id);
         return toActivityJson(find(nextSlug));
       }),
 
@@ -92,7 +86,6 @@ export function createActivityService(deps: {
         if (slug === null) throw missingField('activity', 'slug');
         assertSlugFree(slug);
         activities.restore(current.id, slug, Date.now(), actor.id);
-        if (slug !== current.slug) slugChanged(current.id);
         return toActivityJson(find(slug));
       }),
 

@@ -1,5 +1,6 @@
 // Shared pieces of the one-shot commands: one-line user errors, reading a password,
 // opening the database the way `serve` does.
+
 import { statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
@@ -7,6 +8,7 @@ import { createPasswordHasher } from '../auth/password';
 import { migrate, SchemaTooNewError } from '../db/migrate';
 import { NativeAddonError } from '../db/native-sea';
 import { type Db, openDatabase } from '../db/open';
+import { projectJsonOf } from '../projects/json-store';
 
 /** A user error: printed as one line on stderr, exit code 1. */
 export class CliError extends Error {}
@@ -84,6 +86,8 @@ export function openForCommand(file: string): Db {
   try {
     db = openDatabase(file);
     migrate(db);
+    // Its writes leave no project's JSON stale, as the server's do.
+    projectJsonOf(db);
     return db;
   } catch (err) {
     db?.close();

@@ -1,8 +1,10 @@
 // `timetrack admin import <file>`: loads an export (admin export) into an empty database,
 // keeping every id, so the result exports to the same bytes. One transaction: a file
 // that fails anywhere leaves the database as it was.
+
 import { createReadStream, existsSync } from 'node:fs';
 import type { Db } from '../db/open';
+import { openWrite } from '../db/open';
 import { migrations } from '../embedded';
 import { passwordHashProblem } from './check';
 import { CliError, openForCommand, refuseDirectory } from './cli';
@@ -88,7 +90,7 @@ async function importLines(
     const write = createRowWriter(db);
     let lineNo = 1;
     let rows = 0;
-    db.exec('BEGIN IMMEDIATE');
+    const transaction = openWrite(db);
     try {
       assertEmpty(db, opts.db); // checked again under the write lock
       for (let next = await lines.next(); !next.done; next = await lines.next()) {
@@ -112,9 +114,9 @@ async function importLines(
         }
         rows++;
       }
-      db.exec('COMMIT');
+      transaction.commit();
     } catch (err) {
-      if (db.inTransaction) db.exec('ROLLBACK');
+      transaction.rollback();
       throw err;
     }
     return `Imported ${rows} rows from ${opts.file} into ${opts.db}`;

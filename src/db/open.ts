@@ -75,19 +75,66 @@ const isBusy = (err: unknown) =>
   /^SQLITE_BUSY/.test(String((err as { code?: unknown } | null)?.code ?? ''));
 
 /**
- * Runs fn in a transaction that takes the write lock up front (BEGIN IMMEDIATE), so a
- * transaction never fails halfway with SQLITE_BUSY: either the lock is had (after at most
- * busy_timeout) and all of fn runs, or WriteLockBusy is thrown and nothing was done.
- * Inside another transaction it is a savepoint of that one.
+ * Steps run at the end of every outermost write transaction on a connection, before its
+ * COMMIT: where a trigger can only mark derived data stale (its computation is SQL built
+ * in TypeScript), the step computes it, so that no write of this process commits any stale.
+ */
+const stepsBeforeCommit = new WeakMap<Db, (() => void)[]>();
+
+/** Adds a step run before every outermost COMMIT of writeTransaction on `db`. */
+export function beforeCommit(db: Db, step: () => void): void {
+  const steps = stepsBeforeCommit.get(db);
+  if (steps) steps.push(step);
+  else stepsBeforeCommit.set(db, [step]);
+}
+
+/**
+ * The one way every write opens its transaction (a request's, a batch of the write queue,
+ * an admin command's, the background filler's). It takes the write lock up front (BEGIN
+ * IMMEDIATE), so a transaction never fails halfway with SQLITE_BUSY: either the lock is
+ * had (after at most busy_timeout) and all of fn runs, or WriteLockBusy is thrown and
+ * nothing was done. Inside another transaction it is a savepoint of that one. The
+ * outermost one runs the connection's beforeCommit steps last.
  */
 export function writeTransaction<T>(db: Db, fn: () => T): T {
   const outermost = !db.inTransaction;
+  const steps = outermost ? stepsBeforeCommit.get(db) : undefined;
+  const run = steps
+    ? () => {
+        const result = fn();
+        for (const step of steps) step();
+        return result;
+      }
+    : fn;
   try {
-    return db.transaction(fn).immediate();
+    return db.transaction(run).immediate();
   } catch (err) {
     if (outermost && !db.inTransaction && isBusy(err)) throw new WriteLockBusy();
     throw err;
   }
+}
+
+/**
+ * writeTransaction for a write that awaits between its statements (`admin import` reads
+ * its file as a stream): BEGIN IMMEDIATE now; `commit()` runs the connection's
+ * beforeCommit steps and COMMITs, `rollback()` undoes it all.
+ */
+export function openWrite(db: Db): { commit(): void; rollback(): void } {
+  try {
+    db.exec('BEGIN IMMEDIATE');
+  } catch (err) {
+    if (isBusy(err)) throw new WriteLockBusy();
+    throw err;
+  }
+  return {
+    commit() {
+      for (const step of stepsBeforeCommit.get(db) ?? []) step();
+      db.exec('COMMIT');
+    },
+    rollback() {
+      if (db.inTransaction) db.exec('ROLLBACK');
+    },
+  };
 }
 
 /**

@@ -13,6 +13,18 @@ export function jsonObjectSql<T>(fields: SqlOf<T>): string {
   return `json_object(${pairs.join(', ')})`;
 }
 
+/**
+ * `format('{"key":%s,…}', expr, …)`: the JSON object of the fields, each expression
+ * giving its value as JSON text already (a number, `json_quote(…)`, a stored JSON text).
+ * One call writes the whole object: cheaper per row than json_object, which parses and
+ * quotes each value again.
+ */
+export function formatJsonSql<T>(fields: SqlOf<T>): string {
+  const entries = Object.entries<string>(fields);
+  const template = entries.map(([key]) => `"${key}":%s`).join(',');
+  return `format('{${template}}', ${entries.map(([, sql]) => sql).join(', ')})`;
+}
+
 /** `expr AS key, …`: a SELECT list whose result columns are exactly T's keys. */
 export function columnsSql<T>(fields: SqlOf<T>): string {
   return Object.entries<string>(fields)

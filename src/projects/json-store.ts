@@ -2,9 +2,10 @@
 // it as it is; store.ts reads it, and computes it (COMPUTED_PROJECT_JSON). The stored
 // text is never stale: the triggers of sql/008 make it NULL in the transaction of every
 // change that alters it, whoever writes. A NULL is computed by the reader until it is
-// filled again: at the end of the server's own project and activity writes (in their
-// transaction), or by the background filler (db/json-filler.ts) after other processes'.
-import { type Db, writeTransaction } from '../db/open';
+// filled again: before the COMMIT of each of the server's own writes (fillAll, a
+// beforeCommit step of db/open.ts), or by the background filler (db/json-filler.ts)
+// after other processes'.
+import { beforeCommit, type Db } from '../db/open';
 import { COMPUTED_PROJECT_JSON } from './store';
 
 /** Stored JSON that differs from a fresh computation: `admin check` lists these uuids. */
@@ -38,16 +39,21 @@ export function createProjectJsonStore(db: Db) {
     fill: (limit: number): number => fillSome.run(JSON.stringify(staleIds.all(limit))).changes,
 
     /**
-     * A write transaction (writeTransaction) that may make projects' JSON stale (a
-     * project's, an activity's): its last step computes theirs again, so the server's own
-     * writes commit none stale. Few ever are at once.
+     * Computes every stale project's JSON: the last step of each of the server's write
+     * transactions (a probe of a partial index when none is, as nearly always).
      */
-    write<T>(fn: () => T): T {
-      return writeTransaction(db, () => {
-        const result = fn();
-        fillEvery.run();
-        return result;
-      });
+    fillAll(): void {
+      if (anyStale.get() === 1) fillEvery.run();
     },
   };
+}
+
+/**
+ * The project JSON store of a connection that writes (the server's, an admin command's),
+ * its stale JSON computed before each COMMIT: no write of ours commits any stale.
+ */
+export function projectJsonOf(db: Db): ProjectJsonStore {
+  const store = createProjectJsonStore(db);
+  beforeCommit(db, store.fillAll);
+  return store;
 }

@@ -2,6 +2,7 @@
 // users map) and deleted also by their own managers; revisioned on update; soft deleted,
 // which releases their slugs, unless a live time entry uses them (SPEC §3, §4.1, §5);
 // restored by uuid with their old slugs or new ones (issue 17).
+import { type Db, writeTransaction } from '../db/open';
 import {
   invalidForeignKey,
   missingField,
@@ -16,7 +17,6 @@ import { JsonText } from '../json-text';
 import { type Actor, authorize } from '../policy';
 import { parseObject } from '../validate';
 import { type ProjectRow, slugsOf, toProjectJson } from './json';
-import type { ProjectJsonStore } from './json-store';
 import {
   createProjectSchema,
   type ProjectInput,
@@ -36,20 +36,18 @@ interface References {
 export type ProjectService = ReturnType<typeof createProjectService>;
 
 export interface ProjectServiceDeps {
-  /** Runs a write transaction that leaves no project's JSON stale (json-store.ts). */
-  write: ProjectJsonStore['write'];
+  db: Db;
   projects: ProjectStore;
   /** Any user's id by username (deleted ones too: usernames are never reused). */
   userIdOf: (username: string) => number | undefined;
   /** A live activity's id by slug. */
   activityIdOf: (slug: string) => number | undefined;
-  /** The project's slugs changed, in this transaction: its time entries show them. */
-  slugsChanged: (projectId: number) => void;
   defaultLimit: number;
 }
 
 export function createProjectService(deps: ProjectServiceDeps) {
-  const { write, projects, userIdOf, activityIdOf, slugsChanged } = deps;
+  const { db, projects, userIdOf, activityIdOf } = deps;
+  const write = <T>(fn: () => T): T => writeTransaction(db, fn);
   const find = (slug: string, withParents = false): ProjectRow => {
     const row = projects.findBySlug(slug, withParents);
     if (!row) throw notFound('project');
@@ -158,7 +156,6 @@ export function createProjectService(deps: ProjectServiceDeps) {
         projects.revise(current.id, next, Date.now(), actor.id);
         if (slugs && JSON.stringify(slugs) !== JSON.stringify(slugsOf(current))) {
           projects.replaceSlugs(current.id, slugs);
-          slugsChanged(current.id);
         }
         if (refs.users) projects.replaceUsers(current.id, refs.users);
         return toProjectJson(find(slugs?.[0] ?? slug));
@@ -184,7 +181,6 @@ export function createProjectService(deps: ProjectServiceDeps) {
         assertSlugsFree(slugs, current.id);
         projects.restore(current.id, Date.now(), actor.id);
         projects.replaceSlugs(current.id, slugs); // live again
-        if (JSON.stringify(slugs) !== JSON.stringify(kept)) slugsChanged(current.id);
         return toProjectJson(find(slugs[0] as string));
       }),
 

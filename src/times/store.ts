@@ -1,13 +1,13 @@
-// SQL of time entries, prepared once. A time is read as its API JSON text, stored or
-// written by SQLite (json-store.ts): a listed time is one text column, with no JavaScript
-// object made and serialised per row — one user's month is hundreds of rows. Every write
-// of an entry ends by rewriting its stored JSON, in the same transaction.
+// SQL of time entries, prepared once. A time is read as its API JSON text written by
+// SQLite (json-sql.ts) from its row of time_user_rows: a listed time is one text column,
+// with no JavaScript object made and serialised per row — one user's month is hundreds of
+// rows. The triggers of sql/009 keep those rows exact; nothing here writes them.
 import { type ListQuery, readList, type WholeListSql } from '../db/list-reader';
 import type { Db } from '../db/open';
 import type { ReaderPool } from '../db/readers';
 import type { ShortLists } from '../db/short-lists';
 import { type TimeRow, timeText } from './json';
-import { STORED_TIME_JSON, type TimeJsonStore, timeJson, userJsonText } from './json-store';
+import { computedTimeJson, listedTimeJson, namesJoin, USER_ROW_OF_TIME } from './json-sql';
 
 /** Lists are ordered by last change, then uuid (SPEC §6); index times_order. */
 export const TIME_ORDER = 'ORDER BY coalesce(t.updated_at, t.created_at), t.uuid';
@@ -43,7 +43,7 @@ export interface TimeListFilters {
   includeRevisions: boolean;
 }
 
-/** A WHERE clause over `times t` (or `time_user_json t`) and its bound parameters, in order. */
+/** A WHERE clause over `times t` (or `time_user_rows t`) and its bound parameters, in order. */
 export interface TimeWhere {
   /**
    * `times t`, held to the index of its user or project filter when there is one: with
@@ -72,7 +72,7 @@ export function timeWhere(f: TimeListFilters, timeId = 't.id'): TimeWhere {
   };
   if (!f.includeDeleted) where.push('t.deleted_at IS NULL');
   // One user (a month of one person's, the commonest list) by equality: an IN list makes
-  // SQLite sort rows that time_user_json's key already gives in list order (sql/007).
+  // SQLite sort rows that time_user_rows's key already gives in list order (sql/009).
   if (f.userIds.length === 1) add('t.user_id = ?', f.userIds[0]);
   else if (f.userIds.length > 1) {
     add('t.user_id IN (SELECT value FROM json_each(?))', JSON.stringify(f.userIds));
@@ -116,30 +116,34 @@ export function timeWhere(f: TimeListFilters, timeId = 't.id'): TimeWhere {
 
 /**
  * The list query of GET /times: its filters and visibility (timeWhere), ordered. A list of
- * some users' entries (one user's month, the commonest) reads time_user_json (sql/005),
- * where they lie together with their JSON and all the filters need, instead of a table
- * row and a time_json row per entry on pages of their own.
+ * some users' entries (one user's month, the commonest) reads time_user_rows (sql/009),
+ * where they lie together with all the filters need, instead of a `times` row per entry
+ * on pages of their own; other lists go from `times` to each entry's row by its key.
  */
 export function timeListQuery(f: TimeListFilters): ListQuery & { whole: WholeListSql } {
-  if (f.userIds.length > 0 && !f.includeRevisions) {
-    // time_user_json has the columns of times that timeWhere reads, under the same names.
-    // (The JSON of a stale row is computed over `times t`: the rows are named `l` there.)
+  if (f.includeRevisions) {
+    const where = timeWhere(f);
+    const ordered = `SELECT ${computedTimeJson(true)} AS json FROM ${where.from} ${where.clause} ${TIME_ORDER}`;
+    return timeList(where, ordered, where.params);
+  }
+  if (f.userIds.length > 0) {
+    // time_user_rows has the columns of times that timeWhere reads, under the same names.
     const { clause, params } = withMonths(timeWhere(f, 't.time_id'), f);
-    const rows = `SELECT t.time_id, t.json, t.changed_at, t.uuid FROM time_user_json t ${clause}`;
-    const ordered = `SELECT ${userJsonText('l')} AS json FROM (${rows}) l
-      ORDER BY l.changed_at, l.uuid`;
+    const ordered = `SELECT ${listedTimeJson('t')} AS json FROM time_user_rows t ${namesJoin('t')}
+      ${clause} ORDER BY t.changed_at, t.uuid`;
     // The counts read the narrow times_user_date, which covers every column they test
-    // (~50 µs for one user's month, against ~120 µs over the wide time_user_json).
+    // (~50 µs for one user's month, against ~120 µs over the wide rows).
     const counted = timeWhere(f);
     return timeList(counted, ordered, params, counted.params);
   }
   const where = timeWhere(f);
-  const ordered = `SELECT ${timeJson(f.includeRevisions)} AS json FROM ${where.from} ${where.clause} ${TIME_ORDER}`;
+  const ordered = `SELECT ${listedTimeJson('l')} AS json FROM ${where.from} ${USER_ROW_OF_TIME}
+    ${namesJoin('l')} ${where.clause} ${TIME_ORDER}`;
   return timeList(where, ordered, where.params);
 }
 
 /**
- * The months of time_user_json's key (sql/007) that the date filters span, added to its
+ * The months of time_user_rows's key (sql/009) that the date filters span, added to its
  * WHERE: one month by equality, so that its rows come in list order and need no sort
  * (SQLite still sorts a range of several); the date filters stay for the days.
  */
@@ -227,8 +231,9 @@ export const TIME_BY_UUID_SQL = `SELECT t.id, t.uuid, t.user_id, t.project_id, t
     (SELECT json_group_array(activity_id ORDER BY activity_id) FROM time_activities
       WHERE time_id = t.id) AS activity_ids,
     coalesce(pu.member, 0) AS viewer_member, coalesce(pu.spectator, 0) AS viewer_spectator,
-    coalesce(pu.manager, 0) AS viewer_manager, ${timeJson(false)} AS json
-  FROM times t LEFT JOIN project_users pu ON pu.project_id = t.project_id AND pu.user_id = ?
+    coalesce(pu.manager, 0) AS viewer_manager, ${listedTimeJson('l')} AS json
+  FROM times t ${USER_ROW_OF_TIME} ${namesJoin('l')}
+    LEFT JOIN project_users pu ON pu.project_id = t.project_id AND pu.user_id = ?
   WHERE t.uuid = ?`;
 
 /** What GET /times/:uuid decides on: a time's owner, project, deletion and JSON. */
@@ -239,33 +244,32 @@ export interface ViewedTime extends TimeRow {
   deleted_at: number | null;
 }
 
-/** timeViewSql('stored') as a raw row: its columns in order, the JSON NULL when stale. */
-type StoredView = [string, number, number, number | null, string | null];
+/** TIME_VIEW_SQL as a raw row: its columns in order. */
+type ViewRow = [string, number, number, number | null, string];
 
 /**
  * One time by uuid (parameter: uuid) for the commonest single read: what
  * TIME_BY_UUID_SQL reads less the activity ids only writes need and the viewer's role,
- * which the service reads apart when it matters (~6 against ~8 and ~12 µs in-process).
- * `json`: the SQL of its JSON, stored (NULL while stale), as reads send it, or with parents.
+ * which the service reads apart when it matters.
  */
-export const timeViewSql = (json: 'stored' | 'current' | 'parents') =>
-  `SELECT t.uuid, t.user_id, t.project_id, t.deleted_at,
-    ${json === 'stored' ? STORED_TIME_JSON : timeJson(json === 'parents')} AS json
+export const TIME_VIEW_SQL = `SELECT t.uuid, t.user_id, t.project_id, t.deleted_at,
+    ${listedTimeJson('l')} AS json
+  FROM times t ${USER_ROW_OF_TIME} ${namesJoin('l')} WHERE t.uuid = ?`;
+
+/** The same with its history (include_revisions), computed from the plain tables. */
+const TIME_VIEW_WITH_PARENTS_SQL = `SELECT t.uuid, t.user_id, t.project_id, t.deleted_at,
+    ${computedTimeJson(true)} AS json
   FROM times t WHERE t.uuid = ?`;
 
-export function createTimeStore(
-  db: Db,
-  readers: ReaderPool,
-  json: TimeJsonStore,
-  readShort: ShortLists['read'],
-) {
+/** A time's API JSON by id: the answer of each write, read in its transaction. */
+const TIME_JSON_BY_ID_SQL = `SELECT ${listedTimeJson('l')}
+  FROM times t ${USER_ROW_OF_TIME} ${namesJoin('l')} WHERE t.id = ?`;
+
+export function createTimeStore(db: Db, readers: ReaderPool, readShort: ShortLists['read']) {
   const byUuid = db.prepare(TIME_BY_UUID_SQL);
-  // The commonest read reads the stored JSON alone and computes it (a second statement)
-  // only when it is stale: under load, a statement that carries the computation it does
-  // not run cost 4–13 µs more CPU per request than this small one (measured side by side).
-  const viewStored = db.prepare(timeViewSql('stored')).raw(true);
-  const viewCurrent = db.prepare(timeViewSql('current'));
-  const viewWithParents = db.prepare(timeViewSql('parents'));
+  const view = db.prepare(TIME_VIEW_SQL).raw(true);
+  const viewWithParents = db.prepare(TIME_VIEW_WITH_PARENTS_SQL);
+  const jsonById = db.prepare(TIME_JSON_BY_ID_SQL).pluck();
 
   const liveProjectBySlug = db.prepare(`SELECT p.id, da.id AS default_activity_id
       FROM project_slugs s JOIN projects p ON p.id = s.project_id
@@ -319,10 +323,9 @@ export function createTimeStore(
     findToView(uuid: string, withParents: boolean): ViewedTime | undefined {
       if (withParents) return viewWithParents.get(uuid) as ViewedTime | undefined;
       // As an array: better-sqlite3 builds a row object through V8's slow API path.
-      const row = viewStored.get(uuid) as StoredView | undefined;
+      const row = view.get(uuid) as ViewRow | undefined;
       if (row === undefined) return undefined;
       const [shownUuid, user_id, project_id, deleted_at, json] = row;
-      if (json === null) return viewCurrent.get(uuid) as ViewedTime | undefined;
       return { uuid: shownUuid, user_id, project_id, deleted_at, json };
     },
 
@@ -349,7 +352,7 @@ export function createTimeStore(
     insert(time: NewTime, activityIds: readonly number[]): string {
       const id = Number(insert.run(time).lastInsertRowid);
       replaceActivities(id, activityIds);
-      return json.refresh(id);
+      return jsonById.get(id) as string;
     },
 
     /**
@@ -360,13 +363,11 @@ export function createTimeStore(
       archive.run(changes.id);
       update.run(changes);
       if (activityIds) replaceActivities(changes.id, activityIds);
-      return json.refresh(changes.id);
+      return jsonById.get(changes.id) as string;
     },
 
     softDelete(id: number, now: number): boolean {
-      if (softDelete.run(now, id).changes !== 1) return false;
-      json.refresh(id);
-      return true;
+      return softDelete.run(now, id).changes === 1;
     },
   };
 }

@@ -8,9 +8,9 @@ import { type Db, openDatabase } from '../../../src/db/open';
 import { reportQuery } from '../../../src/reports/store';
 import {
   TIME_BY_UUID_SQL,
+  TIME_VIEW_SQL,
   type TimeListFilters,
   timeListQuery,
-  timeViewSql,
 } from '../../../src/times/store';
 import { tempDir } from '../../helpers/server';
 
@@ -77,15 +77,18 @@ for (const [name, open] of [
   describe(`time query plans on ${name}`, () => {
     const db = open();
 
-    it("reads one user's month as a range of time_user_json, for any viewer", () => {
+    it("reads one user's month as a range of time_user_rows, for any viewer", () => {
       for (const viewer of [ADMIN_VIEW, PLAIN_VIEW]) {
         const plans = listPlans(db, { ...NO_FILTERS, viewer, userIds: [3], ...MONTH });
         for (const p of [plans.page, plans.body]) {
           // A calendar month is one range of the key, already in list order: no sort.
           assert.match(p, /SEARCH t USING PRIMARY KEY \(user_id=\? AND month=\?\)/);
           assert.doesNotMatch(p, /SCAN t\b|TEMP B-TREE FOR ORDER BY/);
-          // Not the index of times and a time_json row per listed entry.
-          assert.doesNotMatch(p, /times_user_date|SEARCH j /);
+          // Not the index of times and a table row per listed entry; the names it borrows
+          // are one lookup by primary key each in small tables.
+          assert.doesNotMatch(p, /times_user_date|SCAN (lu|lp|ls)\b/);
+          assert.match(p, /SEARCH lp USING INTEGER PRIMARY KEY/);
+          assert.match(p, /SEARCH ls USING INTEGER PRIMARY KEY/);
         }
         // Counted in the narrow index that covers what the count tests, not the wide rows.
         for (const p of [plans.count, plans.cappedCount]) {
@@ -93,7 +96,7 @@ for (const [name, open] of [
             p,
             /SEARCH t USING COVERING INDEX times_user_date \(user_id=\? AND date_worked>\? AND date_worked<\?\)/,
           );
-          assert.doesNotMatch(p, /SCAN t\b|time_user_json/);
+          assert.doesNotMatch(p, /SCAN t\b|time_user_rows/);
         }
       }
     });
@@ -183,14 +186,17 @@ for (const [name, open] of [
     it('finds one time by its uuid through the unique index', () => {
       const statements: [string, unknown[]][] = [
         [TIME_BY_UUID_SQL, [1, 'x']],
-        [timeViewSql('stored'), ['x']],
-        [timeViewSql('current'), ['x']],
-        [timeViewSql('parents'), ['x']],
+        [TIME_VIEW_SQL, ['x']],
       ];
       for (const [sql, params] of statements) {
         const p = plan(db, sql, params);
         assert.match(p, /SEARCH t USING INDEX sqlite_autoindex_times_1 \(uuid=\?\)/);
-        assert.doesNotMatch(p, /SCAN t\b/);
+        // Its row of time_user_rows by that row's whole key.
+        assert.match(
+          p,
+          /SEARCH l USING PRIMARY KEY \(user_id=\? AND month=\? AND changed_at=\? AND uuid=\?\)/,
+        );
+        assert.doesNotMatch(p, /SCAN (t|l)\b/);
       }
     });
   });

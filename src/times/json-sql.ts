@@ -1,0 +1,106 @@
+// SQL of a time entry's API JSON, two ways that must agree:
+// - computed from the plain tables (times, time_activities, time_revisions and the names
+//   they point at): the reference, used for revisions (include_revisions) and by `admin
+//   check`, which compares it with the other for every entry;
+// - written from the derived rows of sql/009 (time_user_rows, project_slug_lists,
+//   activity_sets), which triggers keep exact in the transaction of every write, whoever
+//   writes: what every read sends. An entry's row holds its own fields, the costly ones
+//   (dates, quoted text) already as JSON; its username, project slugs and activity slugs
+//   are joined from small tables, so a rename rewrites one small row, never the entries.
+import { hasSlugSql } from '../activities/store';
+import { formatJsonSql } from '../db/sql-json';
+import { projectSlugsSql } from '../projects/store';
+import { usernameSql } from '../users/store';
+import { type TimeJson, timeJsonSql } from './json';
+
+/** A time's API JSON computed from its rows (FROM times t), with `parents` when asked for. */
+export const computedTimeJson = (withParents: boolean) =>
+  timeJsonSql(
+    {
+      row: 't',
+      usernameOf: usernameSql,
+      projectSlugsOf: projectSlugsSql,
+      // The activity slugs of the current revision. An activity the old reference server
+      // deleted has no slug and is left out, as that server did (docs/backups.md).
+      activitySlugs: `(SELECT json_group_array(a.slug ORDER BY a.slug) FROM time_activities ta
+        JOIN activities a ON a.id = ta.activity_id
+        WHERE ta.time_id = t.id AND ${hasSlugSql('a.slug')})`,
+    },
+    {
+      row: 'r',
+      usernameOf: usernameSql,
+      projectSlugsOf: projectSlugsSql,
+      // The activity slugs of a revision, from the ids it kept (slugless ones left out).
+      activitySlugs: `(SELECT json_group_array(a.slug ORDER BY a.slug)
+        FROM json_each(r.activity_ids) j JOIN activities a ON a.id = j.value
+        WHERE ${hasSlugSql('a.slug')})`,
+    },
+    withParents,
+  );
+
+/**
+ * The joins that bring an entry's borrowed names beside its row `row` of time_user_rows:
+ * `lu` (its user), `lp` (its project's slug list), `ls` (its activity set). Written as
+ * CROSS JOINs so that SQLite keeps `row` (or what leads to it) as the outer loop: each is
+ * one lookup by primary key in a small table.
+ */
+export const namesJoin = (row: string) => `CROSS JOIN users lu ON lu.id = ${row}.user_id
+  CROSS JOIN project_slug_lists lp ON lp.project_id = ${row}.project_id
+  CROSS JOIN activity_sets ls ON ls.id = ${row}.activity_set_id`;
+
+/**
+ * A time's API JSON as reads send it, from its row `row` of time_user_rows and namesJoin:
+ * one format() of values that are JSON text already (the costly ones written by the
+ * triggers), typed against TimeJson so that a missing or extra key is a compile error.
+ */
+export const listedTimeJson = (row: string) =>
+  formatJsonSql<TimeJson>({
+    uuid: `json_quote(${row}.uuid)`,
+    revision: `${row}.revision`,
+    duration: `${row}.duration`,
+    user: 'json_quote(lu.username)',
+    project: 'lp.json',
+    activities: 'ls.json',
+    date_worked: `json_quote(${row}.date_worked)`,
+    issue_uri: `${row}.issue_uri`,
+    notes: `${row}.notes`,
+    created_at: `${row}.created`,
+    updated_at: `${row}.updated`,
+    deleted_at: `${row}.deleted`,
+  });
+
+/** Joins an entry `t` of times to its row `l` of time_user_rows, by that row's key. */
+export const USER_ROW_OF_TIME = `CROSS JOIN time_user_rows l ON l.user_id = t.user_id
+  AND l.month = substr(t.date_worked, 1, 7) AND l.changed_at = coalesce(t.updated_at, t.created_at)
+  AND l.uuid = t.uuid`;
+
+/**
+ * Entries whose API JSON as reads send it differs from a fresh computation, or that have
+ * no row in time_user_rows: `admin check` lists these uuids (wrong, not merely pending:
+ * nothing of a time entry's is ever left to be computed later).
+ */
+export const WRONG_TIME_JSON_SQL = `SELECT t.uuid FROM times t
+  LEFT JOIN time_user_rows l ON l.user_id = t.user_id AND l.month = substr(t.date_worked, 1, 7)
+    AND l.changed_at = coalesce(t.updated_at, t.created_at) AND l.uuid = t.uuid
+  LEFT JOIN users lu ON lu.id = l.user_id
+  LEFT JOIN project_slug_lists lp ON lp.project_id = l.project_id
+  LEFT JOIN activity_sets ls ON ls.id = l.activity_set_id
+  WHERE l.uuid IS NULL OR l.time_id IS NOT t.id OR l.project_id IS NOT t.project_id
+    OR l.deleted_at IS NOT t.deleted_at OR l.date_worked IS NOT t.date_worked
+    OR ${listedTimeJson('l')} IS NOT ${computedTimeJson(false)}
+  ORDER BY t.id`;
+
+/** Rows of time_user_rows that belong to no entry (under that key). */
+export const ORPHAN_TIME_ROWS_SQL = `SELECT l.user_id, l.month, l.time_id FROM time_user_rows l
+  WHERE NOT EXISTS (SELECT 1 FROM times t WHERE t.uuid = l.uuid AND t.user_id = l.user_id
+    AND substr(t.date_worked, 1, 7) = l.month AND coalesce(t.updated_at, t.created_at) = l.changed_at)`;
+
+/** Projects whose slug list is missing or differs from their slugs. */
+export const WRONG_SLUG_LISTS_SQL = `SELECT p.uuid FROM projects p
+  LEFT JOIN project_slug_lists lp ON lp.project_id = p.id
+  WHERE lp.json IS NOT ${projectSlugsSql('p.id')} ORDER BY p.id`;
+
+/** Activity sets whose slugs differ from their activities'. */
+export const WRONG_ACTIVITY_SETS_SQL = `SELECT s.ids FROM activity_sets s
+  WHERE s.json IS NOT (SELECT json_group_array(a.slug ORDER BY a.slug) FROM json_each(s.ids) j
+    JOIN activities a ON a.id = j.value WHERE ${hasSlugSql('a.slug')}) ORDER BY s.id`;
