@@ -2,11 +2,12 @@
 // invariants of our schema that no constraint expresses (revision chains, live slugs,
 // deleted users, password hashes, kept tokens, stored time and project JSON). Read-only: it
 // reports, never repairs.
-import { BCRYPT_HASH, bcryptCost, isAcceptedHash, MAX_BCRYPT_COST } from '../auth/password';
+
 import type { Db } from '../db/open';
 import { STALE_PROJECT_JSON_SQL } from '../projects/json-store';
 import { WRONG_MONTH_TOTALS_SQL } from '../reports/store';
 import { STALE_TIME_JSON_SQL, UNMATCHED_USER_JSON_SQL } from '../times/json-store';
+import { BCRYPT_HASH, bcryptCost, isAcceptedHash, MAX_BCRYPT_COST } from '../users/password-hash';
 import { CliError } from './cli';
 import { columnsOf, openExistingInstance } from './instance-tables';
 
