@@ -1,8 +1,10 @@
 // The application's services, built once per process from the config and the database.
-// This is the one place stores are made and services wired to each other; the route table
-// (routes.ts) gets the services, never the stores.
+// This is the one place the server's stores are made and services wired to each other
+// (the admin commands make the few they need for themselves); the route table (routes.ts)
+// gets the services, never the stores.
 import { createActivityService } from './activities/service';
 import { createActivityStore } from './activities/store';
+import { ensureFirstAdmin } from './admin/first-admin';
 import { ldapAuthenticator } from './auth/ldap';
 import { createLoginService, passwordAuthenticator } from './auth/login';
 import type { PasswordHasher } from './auth/password';
@@ -123,6 +125,9 @@ export function createApp(deps: AppDeps) {
     lists,
     authenticate: createAuthenticate(tokens, users.findTokenHolder),
     login,
+    /** SPEC §2.5: an empty database gets an administrator (server.ts, once listening). */
+    ensureFirstAdmin: (announce: (line: string) => void) =>
+      ensureFirstAdmin({ config, db, users: userStore, passwords }, announce),
     users,
     roles,
     activities,

@@ -3,13 +3,22 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StaticAsset } from './http/static';
-import type { SerializedAsset } from './web-build';
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+}
+
+/** The web app's table as JSON, bodies in base64 (dist/web/assets.json and the executable). */
+export interface SerializedAsset {
+  path: string;
+  type: string;
+  immutable: boolean;
+  etag: string;
+  body: string;
+  gzip: string;
+  br: string;
 }
 
 interface Embedded {
@@ -127,22 +136,16 @@ function bundledText(entry: string, out: { outputFiles?: { text: string }[] }): 
 /** Where `node build.mjs --web-only` (npm start, npm test) writes the web app's table. */
 export const WEB_ASSETS_FILE = join(ROOT, 'dist/web/assets.json');
 
-let webCache: StaticAsset[] | undefined;
-
 /**
- * The web app's files (src/web-build.ts): embedded in the executable; from source, read
- * from dist/web/assets.json, or built in memory once when that file is missing.
+ * The web app's table (src/web-build.ts): embedded in the executable; from source, read
+ * from dist/web/assets.json, or undefined when that file is missing (web-assets.ts then
+ * builds it from `sourceRoot`).
  */
-export function webAssets(): StaticAsset[] {
-  if (webCache) return webCache;
-  // Required lazily: the bundle reaches web-build only for the (small) decoder.
-  const build = require('./web-build') as typeof import('./web-build');
-  if (isBundled) {
-    webCache = build.deserializeAssets((__TIMETRACK_EMBEDDED__ as Embedded).web);
-  } else if (existsSync(WEB_ASSETS_FILE)) {
-    webCache = build.deserializeAssets(JSON.parse(readFileSync(WEB_ASSETS_FILE, 'utf8')));
-  } else {
-    webCache = build.buildWeb(ROOT).assets;
-  }
-  return webCache;
+export function webAssetTable(): SerializedAsset[] | undefined {
+  if (isBundled) return (__TIMETRACK_EMBEDDED__ as Embedded).web;
+  if (!existsSync(WEB_ASSETS_FILE)) return undefined;
+  return JSON.parse(readFileSync(WEB_ASSETS_FILE, 'utf8')) as SerializedAsset[];
 }
+
+/** The checkout when running from source (the web app is built from its src/web). */
+export const sourceRoot = ROOT;

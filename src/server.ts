@@ -3,7 +3,6 @@
 // for the tests; close() is the graceful shutdown of SPEC §8.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ensureFirstAdmin } from './admin/first-admin';
 import { type App, createApp } from './app';
 import { createPasswordHasher, type HasherEvent } from './auth/password';
 import { type Config, ConfigError } from './config';
@@ -25,7 +24,6 @@ import type { StaticSite } from './http/static';
 import { createLogger, type Logger } from './log';
 import { createMetrics, type Metrics } from './metrics';
 import { createRouter } from './routes';
-import { createUserStore } from './users/store';
 import { isApiPath, webSite } from './web-assets';
 
 /** How long slow clients may take; fixed for `serve`, shortened by tests. */
@@ -297,9 +295,8 @@ export async function startServer(
     throw err;
   }
   try {
-    const users = createUserStore(db, readers);
     const announce = options.announce ?? ((line) => process.stderr.write(`${line}\n`));
-    await ensureFirstAdmin({ config, db, users, passwords }, announce);
+    await app.ensureFirstAdmin(announce);
   } catch (err) {
     server.close();
     metricsServer?.close();

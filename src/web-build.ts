@@ -2,28 +2,18 @@
 // esbuild bundles src/web/main.tsx (and its CSS) into content-hashed files, index.html
 // names them, and every file is precompressed with gzip and brotli here, once. Used by
 // build.mjs (`--web-only` writes dist/web/assets.json; the full build embeds the table
-// in the executable) and, from source, by src/embedded.ts when dist/web is missing.
+// in the executable) and, from source, by src/web-assets.ts when dist/web is missing.
 // Synchronous on purpose: the server loads it while starting.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { SerializedAsset } from './embedded';
 import type { StaticAsset } from './http/static';
 
 /** The first page's JavaScript may weigh this much gzipped; the build fails above. */
 export const JS_BUDGET_GZIP_BYTES = 60 * 1024;
 /** The whole app's JavaScript (every lazily loaded page too), gzipped. */
 export const APP_JS_BUDGET_GZIP_BYTES = 150 * 1024;
-
-/** The table as JSON: bodies in base64 (dist/web/assets.json and the executable). */
-export interface SerializedAsset {
-  path: string;
-  type: string;
-  immutable: boolean;
-  etag: string;
-  body: string;
-  gzip: string;
-  br: string;
-}
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

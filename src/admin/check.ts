@@ -2,7 +2,7 @@
 // invariants of our schema that no constraint expresses (revision chains, live slugs,
 // deleted users, password hashes, kept tokens, stored time and project JSON). Read-only: it
 // reports, never repairs.
-import { BCRYPT_HASH, bcryptCost, isAcceptedHash, MAX_BCRYPT_COST } from '../auth/password';
+
 import type { Db } from '../db/open';
 import { STALE_PROJECT_JSON_SQL } from '../projects/json-store';
 import { WRONG_MONTH_TOTALS_SQL } from '../reports/store';
@@ -12,6 +12,7 @@ import {
   WRONG_SLUG_LISTS_SQL,
   WRONG_TIME_JSON_SQL,
 } from '../times/json-sql';
+import { BCRYPT_HASH, bcryptCost, isAcceptedHash, MAX_BCRYPT_COST } from '../users/password-hash';
 import { CliError } from './cli';
 import { columnsOf, openExistingInstance } from './instance-tables';
 

@@ -1,9 +1,9 @@
 // Copies each kind of object from the old reference server's database into ours, with
 // new ids and every uuid, revision, date, slug and permission kept (SPEC §10).
 import { NO_SLUG } from '../activities/json';
-import { BCRYPT_HASH, bcryptCost, isAcceptedHash, MAX_BCRYPT_COST } from '../auth/password';
 import { formatDate } from '../dates';
 import { isNewUsername, isSlug } from '../identifiers';
+import { BCRYPT_HASH, bcryptCost, isAcceptedHash, MAX_BCRYPT_COST } from '../users/password-hash';
 import type { Row } from './instance-tables';
 import { bit, chains, dates, type Report, type Write } from './timesync-node-chains';
 import type { TimesyncNodeStore } from './timesync-node-store';

@@ -2,14 +2,9 @@
 // Unknown users and wrong passwords get the same answer in about the same time.
 import type { AuthModule } from '../config';
 import { authenticationFailure, invalidAuthenticationType } from '../errors';
+import { isAcceptedHash } from '../users/password-hash';
 import type { UserStore } from '../users/store';
-import {
-  DUMMY_HASH,
-  HasherBusyError,
-  isAcceptedHash,
-  type PasswordHasher,
-  TaskDroppedError,
-} from './password';
+import { DUMMY_HASH, HasherBusyError, type PasswordHasher, TaskDroppedError } from './password';
 import type { LoginThrottle } from './throttle';
 import type { TokenService } from './token';
 

@@ -3,13 +3,13 @@
 // a resource's handlers receive the actor and never see tokens.
 import { authenticationFailure } from '../errors';
 import { MALFORMED_HEADER, presentedToken } from '../http/auth';
-import type { Ctx, Handler } from '../http/context';
+import type { CallerHandler, Ctx, Handler } from '../http/context';
 import type { Actor } from '../policy';
 import type { TokenHolder } from '../users/store';
 import type { TokenService } from './token';
 
 /** A handler of a route that requires a signed-in caller. */
-export type SignedInHandler = (ctx: Ctx, actor: Actor) => Promise<void> | void;
+export type SignedInHandler = CallerHandler<Actor>;
 
 /** The active, undeleted user a token names, with what revokes their tokens. */
 export type FindTokenHolder = (username: string) => TokenHolder | undefined;

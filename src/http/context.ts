@@ -24,3 +24,9 @@ export interface Ctx {
 }
 
 export type Handler = (ctx: Ctx) => Promise<void> | void;
+
+/**
+ * A handler given its authenticated caller: a resource's route handler. auth/session.ts
+ * authenticates first (`signedIn`) and names the one for our `Actor` (SignedInHandler).
+ */
+export type CallerHandler<Caller> = (ctx: Ctx, caller: Caller) => Promise<void> | void;

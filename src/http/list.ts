@@ -7,7 +7,6 @@
 // (http/streams.ts), and a response that makes no progress for the stall limit is cut
 // off (http/stream-watch.ts). The same paging and streaming write CSV (sendCsvList),
 // each row's CSV made from its JSON text.
-import type { WholeList } from '../db/list-reader';
 import { serviceUnavailable } from '../errors';
 import type { Ctx } from './context';
 import { attachment, CSV_TYPE, csvLine } from './csv';
@@ -27,6 +26,17 @@ export interface ListRows {
   close(): void;
 }
 
+/**
+ * A short list's body in one piece, and its length: what db/list-reader.ts reads (its
+ * WholeList, the same shape; http/ and db/ do not import each other).
+ */
+export interface WholeBody {
+  count: number;
+  body: Buffer;
+  /** Called once the response that sends `body` has closed: its memory may be reused. */
+  sent?: () => void;
+}
+
 /** What a service's `list(actor, query)` answers: the page asked for and how to read it. */
 export interface Listing {
   paging: Paging;
@@ -35,7 +45,7 @@ export interface Listing {
    * Lists whose rows are JSON texts already (times): the whole list as one JSON array
    * when it has at most `cap` rows, else undefined.
    */
-  readWhole?(cap: number): Promise<WholeList | undefined>;
+  readWhole?(cap: number): Promise<WholeBody | undefined>;
 }
 
 /** How a list's body is written around and between its rows. */

@@ -1,5 +1,7 @@
-// Handlers of /v0/users and /v0/users/:username.
-import type { SignedInHandler } from '../auth/session';
+// Handlers of /v0/users and /v0/users/:username. Typed as http/'s CallerHandler<Actor>
+// (what auth/session.ts calls SignedInHandler): auth/ reads accounts from users/, so
+// users/ does not import auth/.
+import type { CallerHandler } from '../http/context';
 import { writeHandlers } from '../http/handlers';
 import { sendList } from '../http/list';
 import { sendJson } from '../http/respond';
@@ -13,5 +15,5 @@ export function userRoutes(users: UserService) {
     get: (ctx, _actor) =>
       sendJson(ctx.res, 200, users.get(usernameFromPath(ctx.params.username), ctx.query)),
     ...writeHandlers<Actor>(users, (params) => usernameFromPath(params.username)),
-  } satisfies Record<string, SignedInHandler>;
+  } satisfies Record<string, CallerHandler<Actor>>;
 }

@@ -1,7 +1,7 @@
 // Shapes of user objects sent to POST /users and POST /users/:username (SPEC §4.4).
 import * as v from 'valibot';
-import { BCRYPT_HASH, isAcceptedHash, MAX_BCRYPT_COST } from '../auth/password';
 import { isEmail, optionalBoolean, optionalText, optionalTyped, slugArray } from '../validate';
+import { BCRYPT_HASH, isAcceptedHash, MAX_BCRYPT_COST } from './password-hash';
 
 /** The most org roles one user object may name (docs/api-auth-users.md). */
 export const MAX_ORG_ROLES = 100;
@@ -11,7 +11,7 @@ const common = {
   password: v.optional(
     v.pipe(
       v.message(v.pipe(v.string(), v.regex(BCRYPT_HASH)), 'bcrypt hash'),
-      // A hash bcrypt reads but too costly to compare at login (auth/password.ts).
+      // A hash bcrypt reads but too costly to compare at login (password-hash.ts).
       v.check(isAcceptedHash, `bcrypt hash of cost 4 to ${MAX_BCRYPT_COST}`),
     ),
   ),

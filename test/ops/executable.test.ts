@@ -19,7 +19,7 @@ import { createApi } from '../helpers/api';
 import { tempDir } from '../helpers/server';
 
 const BUILT = join(__dirname, '../..', 'dist', 'timetrack');
-const VERSION = (require('../package.json') as { version: string }).version;
+const VERSION = (require('../../package.json') as { version: string }).version;
 const ALICE = { username: 'alice', password: 'alice-password-1' };
 
 // Without a build the test cannot run: a hint locally, a failure in CI (.ci/run builds first).

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../../helpers/server';
 
-const VERSION = (require('../package.json') as { version: string }).version;
+const VERSION = (require('../../../package.json') as { version: string }).version;
 const SECRET = 'test-secret-key-that-is-long-enough-0123456789'; // startTestServer's key
 
 describe('GET /v0/info', () => {
