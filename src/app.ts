@@ -12,14 +12,14 @@ import { createAuthenticate } from './auth/session';
 import { createLoginThrottle } from './auth/throttle';
 import { createTokenService } from './auth/token';
 import type { Config } from './config';
-import type { Db } from './db/open';
+import { beforeCommit, type Db } from './db/open';
 import type { ReaderPool } from './db/readers';
 import { type ShortLists, shortListsHere } from './db/short-lists';
 import { createWriteQueue } from './db/write-queue';
 import { createListStreams, STREAM_WAIT_MS } from './http/streams';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
-import { projectJsonOf } from './projects/json-store';
+import { createProjectJsonStore } from './projects/json-store';
 import { createProjectService } from './projects/service';
 import { createProjectStore } from './projects/store';
 import { createReportService } from './reports/service';
@@ -59,7 +59,8 @@ export function createApp(deps: AppDeps) {
   const userStore = createUserStore(db, readers);
   const projectStore = createProjectStore(db, readers);
   // No write of this process commits a project's JSON stale (sql/008's triggers mark it).
-  const projectJson = projectJsonOf(db);
+  const projectJson = createProjectJsonStore(db);
+  beforeCommit(db, projectJson.fillAll);
   const roles = createRoleService({ db, roles: createRoleStore(db, readers), defaultLimit });
   const users = createUserService({ db, users: userStore, roleIdsOf: roles.idsOf, defaultLimit });
   const activities = createActivityService({

@@ -7,8 +7,8 @@ import { Writable } from 'node:stream';
 import { createPasswordHasher } from '../auth/password';
 import { migrate, SchemaTooNewError } from '../db/migrate';
 import { NativeAddonError } from '../db/native-sea';
-import { type Db, openDatabase } from '../db/open';
-import { projectJsonOf } from '../projects/json-store';
+import { beforeCommit, type Db, openDatabase } from '../db/open';
+import { createProjectJsonStore } from '../projects/json-store';
 
 /** A user error: printed as one line on stderr, exit code 1. */
 export class CliError extends Error {}
@@ -87,7 +87,7 @@ export function openForCommand(file: string): Db {
     db = openDatabase(file);
     migrate(db);
     // Its writes leave no project's JSON stale, as the server's do.
-    projectJsonOf(db);
+    beforeCommit(db, createProjectJsonStore(db).fillAll);
     return db;
   } catch (err) {
     db?.close();

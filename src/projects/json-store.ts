@@ -5,7 +5,7 @@
 // filled again: before the COMMIT of each of the server's own writes (fillAll, a
 // beforeCommit step of db/open.ts), or by the background filler (db/json-filler.ts)
 // after other processes'.
-import { beforeCommit, type Db } from '../db/open';
+import type { Db } from '../db/open';
 import { COMPUTED_PROJECT_JSON } from './store';
 
 /** Stored JSON that differs from a fresh computation: `admin check` lists these uuids. */
@@ -46,14 +46,4 @@ export function createProjectJsonStore(db: Db) {
       if (anyStale.get() === 1) fillEvery.run();
     },
   };
-}
-
-/**
- * The project JSON store of a connection that writes (the server's, an admin command's),
- * its stale JSON computed before each COMMIT: no write of ours commits any stale.
- */
-export function projectJsonOf(db: Db): ProjectJsonStore {
-  const store = createProjectJsonStore(db);
-  beforeCommit(db, store.fillAll);
-  return store;
 }
