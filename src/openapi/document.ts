@@ -3,7 +3,7 @@
 // endpoints of SPEC §11 built on other branches). test/api/openapi/openapi.test.ts validates it and compares it with the
 // route table; test/helpers/openapi-check.ts holds every reply of the HTTP suite to it.
 import { JsonText } from '../json-text';
-import { extensionPaths, extensionSchemas } from './extensions';
+import { extensionPaths } from './extensions';
 import { paths } from './paths';
 import { errorResponses } from './responses';
 import { schemas } from './schemas';
@@ -79,7 +79,7 @@ export const openApiDocument = {
     .map((name) => ({ name })),
   paths: { ...paths, ...extensionPaths },
   components: {
-    schemas: { ...schemas, ...extensionSchemas },
+    schemas,
     responses: errorResponses,
     parameters,
     securitySchemes: {
