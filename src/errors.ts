@@ -1,11 +1,12 @@
 // The twelve error kinds of SPEC §7 and our kind 13, one factory each, and the server's
 // own 503. Services throw these; the HTTP layer writes them (http/respond.ts) and never
-// needs to know which rule failed.
+// needs to know which rule failed. The body's shape is src/shapes/error.ts.
+import type { ErrorBody, ErrorName } from './shapes/error';
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly error: string,
+    readonly error: ErrorName,
     readonly text: string,
     readonly values?: readonly string[],
     readonly headers: Readonly<Record<string, string>> = {},
@@ -13,13 +14,9 @@ export class ApiError extends Error {
     super(text);
   }
 
-  toBody(): Record<string, unknown> {
-    const body: Record<string, unknown> = {
-      status: this.status,
-      error: this.error,
-      text: this.text,
-    };
-    if (this.values) body.values = this.values;
+  toBody(): ErrorBody {
+    const body: ErrorBody = { status: this.status, error: this.error, text: this.text };
+    if (this.values) body.values = [...this.values];
     return body;
   }
 }

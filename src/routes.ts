@@ -12,6 +12,7 @@ import { openApiText } from './openapi/document';
 import { projectRoutes } from './projects/routes';
 import { reportRoutes } from './reports/routes';
 import { roleRoutes } from './roles/routes';
+import type { Health } from './shapes/meta';
 import { timerRoutes } from './timer/routes';
 import { timeRoutes } from './times/routes';
 import { userRoutes } from './users/routes';
@@ -29,7 +30,7 @@ export function createRouter(app: App): Router<Handler> {
   const reports = reportRoutes(app.reports);
 
   const router = new Router<Handler>()
-    .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' }))
+    .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' } satisfies Health))
     .post('/v0/login', login)
     .get('/v0/info', info.get) // no token: a login page asks it which login types to offer
     .get('/v0/openapi.json', (ctx) => sendJson(ctx.res, 200, openApiText))

@@ -1,8 +1,10 @@
-// An activity row → the API object (SPEC §4.2, §5): the one place its shape is written.
+// An activity row → the API object (SPEC §4.2, §5), whose shape is src/shapes/activity.ts.
 // Earlier revisions are read as a JSON array built in SQL from ACTIVITY_REVISION_SQL,
-// whose keys the compiler checks against ActivityRevision.
+// whose keys the compiler checks against ActivityRevision (the shape's, with its times as
+// stored).
 import { type ChangeTimes, changeDates, withParents } from '../db/revisions';
 import type { SqlOf } from '../db/sql-json';
+import type { Activity, ActivityRevision as ActivityRevisionJson } from '../shapes/activity';
 
 /**
  * The stored slug of an activity that has none: one the old reference server deleted (its
@@ -16,13 +18,12 @@ export const NO_SLUG = '';
 /** SQL of a stored activity slug as the API shows it: null for NO_SLUG. */
 export const shownSlugSql = (column: string) => `nullif(${column}, '${NO_SLUG}')`;
 
-/** The fields an activity shows, of its current row or of one of its revisions. */
-export interface ActivityRevision extends ChangeTimes {
-  revision: number;
-  name: string;
-  /** null only for an activity deleted by the old reference server (NO_SLUG). */
-  slug: string | null;
-}
+/**
+ * The fields an activity shows, of its current row or of one of its revisions, as SQL
+ * reads them: the times as stored (ms), no uuid (the activity's). `slug` is null only for
+ * an activity deleted by the old reference server (NO_SLUG).
+ */
+export type ActivityRevision = Omit<ActivityRevisionJson, 'uuid' | keyof ChangeTimes> & ChangeTimes;
 
 export interface ActivityRow extends ActivityRevision {
   id: number;
@@ -44,7 +45,7 @@ export const ACTIVITY_REVISION_SQL: SqlOf<ActivityRevision> = {
   deleted_at: 'r.deleted_at',
 };
 
-const activityJson = (uuid: string, a: ActivityRevision) => ({
+const activityJson = (uuid: string, a: ActivityRevision): ActivityRevisionJson => ({
   name: a.name,
   slug: a.slug,
   uuid,
@@ -52,7 +53,7 @@ const activityJson = (uuid: string, a: ActivityRevision) => ({
   ...changeDates(a),
 });
 
-export const toActivityJson = (row: ActivityRow) =>
+export const toActivityJson = (row: ActivityRow): Activity =>
   withParents(activityJson(row.uuid, row), row.parents, ACTIVITY_REVISION_SQL, (p) =>
     activityJson(row.uuid, p),
   );

@@ -2,6 +2,7 @@
 // Unknown users and wrong passwords get the same answer in about the same time.
 import type { AuthModule } from '../config';
 import { authenticationFailure, invalidAuthenticationType } from '../errors';
+import type { Token } from '../shapes/auth';
 import { isAcceptedHash } from '../users/password-hash';
 import type { UserStore } from '../users/store';
 import { DUMMY_HASH, HasherBusyError, type PasswordHasher, TaskDroppedError } from './password';
@@ -58,7 +59,7 @@ export function createLoginService(options: {
   onOutcome?: (type: AuthModule, outcome: LoginOutcome) => void;
 }) {
   return {
-    async login(body: unknown, client: LoginClient = {}): Promise<{ token: string }> {
+    async login(body: unknown, client: LoginClient = {}): Promise<Token> {
       const auth =
         typeof body === 'object' && body !== null
           ? (body as Record<string, unknown>).auth

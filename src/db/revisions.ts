@@ -25,12 +25,12 @@ export function changeDates(row: ChangeTimes) {
  * them (`parents` is the store's JSON array, built from `fields`); `json` alone when they
  * were not asked for.
  */
-export function withParents<Json extends object, Revision>(
+export function withParents<Json extends object, Revision, Parent>(
   json: Json,
   parents: string | undefined,
   fields: SqlOf<Revision>,
-  toJson: (revision: Revision) => unknown,
-) {
+  toJson: (revision: Revision) => Parent,
+): Json | (Json & { parents: Parent[] }) {
   if (parents === undefined) return json;
   return { ...json, parents: parseSqlJsonArray(parents, fields).map(toJson) };
 }

@@ -2,18 +2,14 @@
 // which login types to offer — with no token. Nothing secret: the name and version of
 // the software, the instance's name (the tokens' `iss`, public in every token) and the
 // enabled auth modules. Built once: none of it changes while the process runs.
-import type { AuthModule, Config } from '../config';
+import type { Config } from '../config';
 import { packageVersion } from '../embedded';
 import type { Handler } from '../http/context';
 import { sendJson } from '../http/respond';
+import type { Info } from '../shapes/meta';
 
-export interface InfoJson {
-  name: 'timetrack';
-  version: string;
-  instance_name: string;
-  auth_modules: AuthModule[];
-  api: 'v0';
-}
+/** The shape is src/shapes/meta.ts. */
+export type InfoJson = Info;
 
 export function infoOf(config: Pick<Config, 'instanceName' | 'authModules'>): InfoJson {
   return {

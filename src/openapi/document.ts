@@ -1,9 +1,10 @@
-// GET /v0/openapi.json: the OpenAPI 3.1 description of every endpoint, written by hand
-// (paths.ts, schemas.ts, responses.ts; extensions.ts for the
-// endpoints of SPEC §11 built on other branches). test/api/openapi/openapi.test.ts validates it and compares it with the
-// route table; test/helpers/openapi-check.ts holds every reply of the HTTP suite to it.
+// GET /v0/openapi.json: the OpenAPI 3.1 description of every endpoint: the operations
+// written here (paths.ts, responses.ts; extensions.ts for the endpoints of SPEC §11), the
+// objects' schemas declared once in src/shapes/ and listed by schemas.ts.
+// test/api/openapi/openapi.test.ts validates it and compares it with the route table;
+// test/helpers/openapi-check.ts holds every reply of the HTTP suite to it.
 import { JsonText } from '../json-text';
-import { extensionPaths, extensionSchemas } from './extensions';
+import { extensionPaths } from './extensions';
 import { paths } from './paths';
 import { errorResponses } from './responses';
 import { schemas } from './schemas';
@@ -79,7 +80,7 @@ export const openApiDocument = {
     .map((name) => ({ name })),
   paths: { ...paths, ...extensionPaths },
   components: {
-    schemas: { ...schemas, ...extensionSchemas },
+    schemas,
     responses: errorResponses,
     parameters,
     securitySchemes: {

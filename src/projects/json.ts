@@ -1,14 +1,14 @@
-// A project row as the store reads it → the API object (SPEC §4.1, §5): the one place its
-// shape is written. The current revision's object is written by SQLite (projectJsonSql:
-// json_object, whose text JSON.stringify would write the same), so a read or a list sends
-// it as it is, with no object made per project; earlier revisions are read as a JSON
-// array built in SQL from projectRevisionSql, whose keys the compiler checks against
-// ProjectRevision, and mapped here.
+// A project row as the store reads it → the API object (SPEC §4.1, §5), whose shape is
+// src/shapes/project.ts. The current revision's object is written by SQLite
+// (projectJsonSql: json_object, whose text JSON.stringify would write the same), so a read
+// or a list sends it as it is, with no object made per project; earlier revisions are read
+// as a JSON array built in SQL from projectRevisionSql, whose keys the compiler checks
+// against ProjectRevision (the shape's, with its times as stored), and mapped here.
 import { formatDate, sqlDate } from '../dates';
 import { type ChangeTimes, withParents } from '../db/revisions';
 import type { SqlOf } from '../db/sql-json';
 import { JsonText } from '../json-text';
-import type { ProjectRole } from '../policy';
+import type { Project, ProjectRevision as ProjectRevisionJson } from '../shapes/project';
 
 export interface ProjectRow {
   id: number;
@@ -26,20 +26,8 @@ export interface ProjectRow {
   parents?: string;
 }
 
-/** The API object of a project's current revision (SPEC §4.1). */
-export interface ProjectJson {
-  name: string;
-  slugs: string[];
-  uri: string | null;
-  owner: string | null;
-  default_activity: string | null;
-  users: Record<string, ProjectRole>;
-  uuid: string;
-  revision: number;
-  created_at: string;
-  updated_at: string | null;
-  deleted_at: string | null;
-}
+/** The API object of a project's current revision (SPEC §4.1): the TimeSync shape. */
+export type ProjectJson = Omit<Project, 'changed_by' | 'parents'>;
 
 /** The SQL of each part of the current object that is not a column of `projects p`. */
 export interface ProjectJsonSources {
@@ -66,17 +54,11 @@ export const projectJsonSql = (sources: ProjectJsonSources): SqlOf<ProjectJson> 
   deleted_at: sqlDate('p.deleted_at'),
 });
 
-/** The fields a project shows, of its current row or of one of its revisions. */
-export interface ProjectRevision extends ChangeTimes {
-  revision: number;
-  name: string;
-  uri: string | null;
-  owner: string | null;
-  default_activity: string | null;
-  slugs: string[];
-  /** Who made this revision: shown with include_revisions only (issue 17). */
-  changed_by: string | null;
-}
+/**
+ * The fields a project shows, of its current row or of one of its revisions, as SQL reads
+ * them: the times as stored (ms), no uuid (the project's).
+ */
+export type ProjectRevision = Omit<ProjectRevisionJson, 'uuid' | keyof ChangeTimes> & ChangeTimes;
 
 /**
  * How SQL reads each field of a revision row `r` (project_revisions), given the SQL of a
@@ -101,7 +83,7 @@ export const projectRevisionSql = (
 // Parents carry no users map (SPEC §4.1), and each says who made it (`changed_by`), which
 // include_revisions adds to the current object too (issue 17); every other answer keeps
 // the TimeSync shape.
-const revisionJson = (uuid: string, p: ProjectRevision) => ({
+const revisionJson = (uuid: string, p: ProjectRevision): ProjectRevisionJson => ({
   name: p.name,
   slugs: p.slugs,
   uri: p.uri,
@@ -119,7 +101,7 @@ const revisionJson = (uuid: string, p: ProjectRevision) => ({
 const REVISION_KEYS = projectRevisionSql(String, String);
 
 /** The response body of a project: SQLite's text as it is, unless revisions were asked for. */
-export function toProjectJson(row: ProjectRow): JsonText | object {
+export function toProjectJson(row: ProjectRow): JsonText | Project {
   if (row.parents === undefined) return new JsonText(row.json);
   const current = JSON.parse(row.json) as ProjectJson;
   return withParents(

@@ -1,6 +1,8 @@
 // Shapes of project objects sent to POST /projects and POST /projects/:slug (SPEC §4.1).
 // Server-managed fields (uuid, revision, dates) are absent, so sending one is Bad Object.
 import * as v from 'valibot';
+import { sameKeys } from '../shapes/kit';
+import type { ProjectCreate, ProjectRestore, ProjectUpdate } from '../shapes/project';
 import { isHttpUri, optionalTyped, requiredText, slugArray } from '../validate';
 
 const slugs = v.message(v.pipe(slugArray(16), v.minLength(1)), 'array of 1 to 16 slugs');
@@ -77,3 +79,8 @@ export const restoreProjectSchema = v.strictObject({ slugs: v.optional(slugs) })
 
 export type ProjectInput = v.InferOutput<typeof updateProjectSchema>;
 export type UsersInput = NonNullable<ProjectInput['users']>;
+
+// The keys each accepts are those its shape in the OpenAPI document lists (src/shapes/project.ts).
+sameKeys<v.InferInput<typeof createProjectSchema>, ProjectCreate>(true);
+sameKeys<v.InferInput<typeof updateProjectSchema>, ProjectUpdate>(true);
+sameKeys<v.InferInput<typeof restoreProjectSchema>, ProjectRestore>(true);

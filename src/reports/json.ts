@@ -1,53 +1,20 @@
-// A report as the API shows it (GET /v0/reports), as JSON and as CSV: the one place its
-// shape is written. The rows come from SQL already grouped and summed (store.ts).
+// A report → the API object (GET /v0/reports), whose shape is src/shapes/report.ts, and
+// its CSV. The rows come from SQL already grouped and summed (store.ts).
 import { hoursText } from '../http/csv';
+import type { Grouping, Report, ReportRow as ReportRowJson } from '../shapes/report';
 
-/** What a report can be grouped by, as `group_by` names it and its rows' keys. */
-export const GROUPINGS = ['project', 'activity', 'user', 'day', 'week', 'month'] as const;
-export type Grouping = (typeof GROUPINGS)[number];
+export { GROUPINGS, type Grouping } from '../shapes/report';
+export type { ReportRowJson };
+export type ReportJson = Report;
 
-export interface Totals {
-  /** seconds */
-  duration: number;
-  entries: number;
-}
+/** Every entry once, whatever the grouping (an entry counts under each of its activities). */
+export type Totals = Report['total'];
 
-/** One group: a key per grouping (named as elsewhere in the API), then its totals. */
-export interface ReportRowJson extends Totals {
-  /** the project's slugs, as times show them */
-  project?: string[];
-  project_name?: string;
-  /** an activity's slug */
-  activity?: string;
-  /** a username */
-  user?: string;
-  /** YYYY-MM-DD */
-  day?: string;
-  /** ISO 8601 week of date_worked, YYYY-Www (week-numbering year) */
-  week?: string;
-  /** YYYY-MM */
-  month?: string;
-}
-
-export interface ReportJson {
-  start: string;
-  end: string;
-  group_by: Grouping[];
-  rows: ReportRowJson[];
-  /** Every entry once, whatever the grouping (an entry counts under each of its activities). */
-  total: Totals;
-}
-
-/** A row as the report statement returns it: one column per key, `project` as JSON text. */
-export interface ReportRow extends Totals {
-  project?: string;
-  project_name?: string;
-  activity?: string;
-  user?: string;
-  day?: string;
-  week?: string;
-  month?: string;
-}
+/**
+ * A row as the report statement returns it: one column per key of the API's row,
+ * `project` as JSON text.
+ */
+export type ReportRow = Omit<ReportRowJson, 'project'> & { project?: string };
 
 /** A row's API shape: the keys in group_by order (`project` then `project_name`), totals. */
 export function toReportRowJson(row: ReportRow, groupBy: readonly Grouping[]): ReportRowJson {

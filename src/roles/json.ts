@@ -1,4 +1,5 @@
-// An org-role row → the API object (SPEC §4.5): the one place its shape is written.
+// An org-role row → the API object (SPEC §4.5), whose shape is src/shapes/org-role.ts.
+import type { OrgRole } from '../shapes/org-role';
 
 export interface RoleRow {
   id: number;
@@ -6,6 +7,6 @@ export interface RoleRow {
   name: string;
 }
 
-export const toRoleJson = (row: RoleRow) => ({ name: row.name, slug: row.slug });
+export const toRoleJson = (row: RoleRow): OrgRole => ({ name: row.name, slug: row.slug });
 
 export const roleText = (row: RoleRow) => JSON.stringify(toRoleJson(row));

@@ -1,20 +1,11 @@
-// A running timer as the API shows it (docs/api-timer.md): the one place its shape is
-// written. `project` and `activities` are shown as on a time entry (all the project's
-// slugs; activity slugs, sorted); `started_at` is an instant, not a calendar date.
+// A running timer → the API object (docs/api-timer.md), whose shape is
+// src/shapes/timer.ts. `project` and `activities` are shown as on a time entry (all the
+// project's slugs; activity slugs, sorted); `started_at` is an instant, not a calendar date.
 import { formatTimestamp } from '../dates';
+import type { Timer } from '../shapes/timer';
 import type { StoredTimer } from './store';
 
-export interface TimerJson {
-  project: string[];
-  activities: string[];
-  notes: string | null;
-  issue_uri: string | null;
-  date_worked: string;
-  /** ISO 8601 in UTC with milliseconds */
-  started_at: string;
-  /** whole seconds from started_at to `now` */
-  elapsed: number;
-}
+export type TimerJson = Timer;
 
 /** Whole seconds from start to now; never negative (a clock set back). */
 export const elapsedSeconds = (startedAt: number, now: number): number =>

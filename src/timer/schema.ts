@@ -1,6 +1,8 @@
 // Shapes of the objects POST /v0/timer (start) and POST /v0/timer/stop accept: the
 // fields of a time entry (SPEC §4.3), each with the very schema POST /v0/times uses.
 import * as v from 'valibot';
+import { sameKeys } from '../shapes/kit';
+import type { TimerStart, TimerStop } from '../shapes/timer';
 import { createTimeSchema } from '../times/schema';
 
 const time = createTimeSchema.entries;
@@ -26,3 +28,7 @@ export const stopTimerSchema = v.strictObject({
 
 export type StartTimerInput = v.InferOutput<typeof startTimerSchema>;
 export type StopTimerInput = v.InferOutput<typeof stopTimerSchema>;
+
+// The keys each accepts are those its shape in the OpenAPI document lists (src/shapes/timer.ts).
+sameKeys<v.InferInput<typeof startTimerSchema>, TimerStart>(true);
+sameKeys<v.InferInput<typeof stopTimerSchema>, TimerStop>(true);

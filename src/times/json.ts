@@ -1,27 +1,16 @@
-// A time entry as the API shows it (SPEC §4.3, §5): the one place its shape is written.
-// SQLite writes it (json_object) so that a listed time is one text column with no
-// JavaScript object made per row; the key list below is typed against TimeJson, so a
-// field added to one and not the other is a compile error.
+// A time entry as the API shows it (SPEC §4.3, §5), as SQLite writes it: the shape is
+// src/shapes/time.ts. SQLite writes it (json_object) so that a listed time is one text
+// column with no JavaScript object made per row; the key list below is typed against
+// that shape, so a field added to one and not the other is a compile error.
 import { sqlDate } from '../dates';
 import type { SqlOf } from '../db/sql-json';
 import { jsonObjectSql } from '../db/sql-json';
 import { hoursText } from '../http/csv';
 import { JsonText } from '../json-text';
+import type { Time, TimeRevision } from '../shapes/time';
 
-export interface TimeJson {
-  uuid: string;
-  revision: number;
-  duration: number;
-  user: string;
-  project: string[];
-  activities: string[];
-  date_worked: string;
-  issue_uri: string | null;
-  notes: string | null;
-  created_at: string;
-  updated_at: string | null;
-  deleted_at: string | null;
-}
+/** A time entry as every answer shows it: the TimeSync shape. */
+export type TimeJson = Omit<Time, 'changed_by' | 'parents'>;
 
 /**
  * With include_revisions, each revision (the current one and every parent) also says
@@ -29,9 +18,7 @@ export interface TimeJson {
  * from the old reference server). An addition of ours (issue 16), only on request, so
  * the TimeSync shape of every other answer is unchanged.
  */
-export interface TimeRevisionJson extends TimeJson {
-  changed_by: string | null;
-}
+export type TimeRevisionJson = TimeRevision;
 
 /** How each field is read from `row` (`t` = times, `r` = time_revisions). */
 export interface TimeJsonSources {
@@ -81,7 +68,7 @@ export function timeJsonSql(
   if (!withParents) return jsonObjectSql(timeFieldsSql(current));
   const parents = `(SELECT json_group_array(${jsonObjectSql(timeRevisionFieldsSql(revisions))}
       ORDER BY r.revision DESC) FROM time_revisions r WHERE r.time_id = t.id)`;
-  return jsonObjectSql<TimeRevisionJson & { parents: unknown }>({
+  return jsonObjectSql<Time>({
     ...timeRevisionFieldsSql(current),
     parents: `json(${parents})`,
   });

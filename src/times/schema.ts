@@ -1,5 +1,7 @@
 // Shapes of time entries sent to POST /times and POST /times/:uuid (SPEC §4.3).
 import * as v from 'valibot';
+import { sameKeys } from '../shapes/kit';
+import type { TimeCreate, TimeUpdate } from '../shapes/time';
 import {
   calendarDate,
   isHttpUri,
@@ -71,3 +73,7 @@ export const updateTimeSchema = v.strictObject({
 
 export type CreateTimeInput = v.InferOutput<typeof createTimeSchema>;
 export type UpdateTimeInput = v.InferOutput<typeof updateTimeSchema>;
+
+// The keys each accepts are those its shape in the OpenAPI document lists (src/shapes/time.ts).
+sameKeys<v.InferInput<typeof createTimeSchema>, TimeCreate>(true);
+sameKeys<v.InferInput<typeof updateTimeSchema>, TimeUpdate>(true);

@@ -1,6 +1,7 @@
-// A user row → the API object (SPEC §4.4): the one place its shape is written. The
+// A user row → the API object (SPEC §4.4), whose shape is src/shapes/user.ts. The
 // password hash is never shown.
 import { changeDates } from '../db/revisions';
+import type { User } from '../shapes/user';
 
 export interface UserRow {
   id: number;
@@ -19,7 +20,7 @@ export interface UserRow {
   org_roles: string;
 }
 
-export function toUserJson(row: UserRow) {
+export function toUserJson(row: UserRow): User {
   return {
     username: row.username,
     display_name: row.display_name,

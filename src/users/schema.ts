@@ -1,5 +1,7 @@
 // Shapes of user objects sent to POST /users and POST /users/:username (SPEC §4.4).
 import * as v from 'valibot';
+import { sameKeys } from '../shapes/kit';
+import type { UserCreate, UserUpdate } from '../shapes/user';
 import { isEmail, optionalBoolean, optionalText, optionalTyped, slugArray } from '../validate';
 import { BCRYPT_HASH, isAcceptedHash, MAX_BCRYPT_COST } from './password-hash';
 
@@ -40,3 +42,7 @@ export const createUserSchema = v.strictObject({
 export const updateUserSchema = v.strictObject(common);
 
 export type UserInput = v.InferOutput<typeof updateUserSchema>;
+
+// The keys each accepts are those its shape in the OpenAPI document lists (src/shapes/user.ts).
+sameKeys<v.InferInput<typeof createUserSchema>, UserCreate>(true);
+sameKeys<v.InferInput<typeof updateUserSchema>, UserUpdate>(true);

@@ -12,6 +12,8 @@ import type {
   Activity,
   Info,
   Named,
+  NamedFields,
+  OrgRole,
   Project,
   ProjectFields,
   Report,
@@ -204,13 +206,15 @@ export const api = {
     request<User>('POST', `/users/${seg(username)}`, { body: { object } }),
   deleteUser: (username: string) => request<undefined>('DELETE', `/users/${seg(username)}`),
 
+  orgRoles: () => request<OrgRole[]>('GET', NAMED_PATH.roles),
+
   /** Activities (`/activities`) and organization roles (`/users/org-roles`) alike. */
   named: (kind: NamedKind) => ({
     /** Deleted ones too: activities only (org roles are deleted for good). */
     list: (query: { include_deleted?: 'true' } = {}) =>
       request<Named[]>('GET', NAMED_PATH[kind], { query }),
-    create: (object: Named) => request<Named>('POST', NAMED_PATH[kind], { body: { object } }),
-    update: (slug: string, object: Partial<Named>) =>
+    create: (object: NamedFields) => request<Named>('POST', NAMED_PATH[kind], { body: { object } }),
+    update: (slug: string, object: Partial<NamedFields>) =>
       request<Named>('POST', `${NAMED_PATH[kind]}/${seg(slug)}`, { body: { object } }),
     remove: (slug: string) => request<undefined>('DELETE', `${NAMED_PATH[kind]}/${seg(slug)}`),
     /** A deleted activity live again, with the slug sent or (none sent) the one it had. */

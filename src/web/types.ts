@@ -1,125 +1,54 @@
-// The shapes of the API's objects as the web app reads and sends them (docs/api-*.md).
-// Types only, no DOM: the pure modules (and their unit tests under Node) import them
-// from here; everything else through api.ts, which re-exports them.
+// The shapes of the API's objects as the web app reads and sends them (docs/api-*.md):
+// the server's own, declared once in src/shapes/ (which also makes the OpenAPI
+// document), so a field the server adds reaches the web app's types, and one it drops
+// fails this build. Types only, no DOM: the pure modules (and their unit tests under
+// Node) import them from here; everything else through api.ts, which re-exports them.
+// Only what the web app sends as query parameters is written here.
+import type { ActivityCreate, Activity as AnyActivity } from '../shapes/activity';
+import type { OrgRole, OrgRoleCreate } from '../shapes/org-role';
+import type { ProjectCreate } from '../shapes/project';
+import type { Grouping } from '../shapes/report';
+import type { TimeCreate } from '../shapes/time';
+import type { UserCreate } from '../shapes/user';
 
-export interface Info {
-  name: string;
-  version: string;
-  instance_name: string;
-  auth_modules: ('password' | 'ldap')[];
-}
+export type { ErrorBody } from '../shapes/error';
+export type { Info } from '../shapes/meta';
+export type { OrgRole } from '../shapes/org-role';
+export type { Project, ProjectRevision } from '../shapes/project';
+export type { Grouping, Report, ReportRow } from '../shapes/report';
+export type { Time, TimeRevision } from '../shapes/time';
+export type { Timer } from '../shapes/timer';
+export type { User } from '../shapes/user';
 
-export interface Project {
-  uuid: string;
-  name: string;
-  slugs: string[];
-  default_activity: string | null;
-  uri: string | null;
-  users: Record<string, ProjectRoles>;
-  revision: number;
-  created_at: string;
-  updated_at: string | null;
-  deleted_at: string | null;
-  /** With include_revisions: who made this revision (null: not recorded). */
-  changed_by?: string | null;
-  /** With include_revisions: the earlier revisions (without `users`), newest first. */
-  parents?: Omit<Project, 'users' | 'parents'>[];
-}
-
-export interface ProjectRoles {
-  member?: boolean;
-  manager?: boolean;
-  spectator?: boolean;
-}
+/** A user's permissions on a project, as a write sends them: a missing flag is false. */
+export type ProjectRoles = NonNullable<ProjectCreate['users']>[string];
 
 /** What a project is created or changed with. */
-export interface ProjectFields {
-  name: string;
-  uri: string | null;
-  slugs: string[];
-  default_activity: string | null;
+export type ProjectFields = Required<Omit<ProjectCreate, 'owner'>> & {
   users: Record<string, ProjectRoles>;
-}
+};
 
-export interface Activity {
-  uuid: string;
-  name: string;
-  slug: string;
-}
-
-export interface User {
-  username: string;
-  display_name: string | null;
-  email: string | null;
-  site_admin: boolean;
-  site_manager: boolean;
-  site_spectator: boolean;
-  active: boolean;
-  'org-roles': string[];
-  deleted_at: string | null;
-}
+/** A live activity: the only kind GET /v0/activities lists without include_deleted. */
+export type Activity = AnyActivity & { slug: string };
 
 /** What a user is created or changed with (`password`: a bcrypt hash, SPEC §4.4). */
-export interface UserFields {
-  username: string;
-  display_name: string | null;
-  email: string | null;
-  password: string;
-  site_admin: boolean;
-  site_manager: boolean;
-  site_spectator: boolean;
-  active: boolean;
+export type UserFields = Required<Omit<UserCreate, 'displayname' | 'meta'>> & {
   'org-roles': string[];
-}
+};
 
-/** An activity or an organization role: a name and a slug. */
-export interface Named {
-  uuid?: string;
-  name: string;
-  slug: string;
-  /** Activities only: set when deleted (listed with include_deleted). */
-  deleted_at?: string | null;
-}
+/**
+ * An activity or an organization role: a name and a slug. An activity listed with
+ * include_deleted also has its uuid and deleted_at, and one the old reference server
+ * deleted has no slug (null).
+ */
+export type Named = Omit<OrgRole, 'slug'> &
+  Partial<Pick<AnyActivity, 'uuid' | 'deleted_at'>> & { slug: AnyActivity['slug'] };
 
-export interface Time {
-  uuid: string;
-  revision: number;
-  duration: number;
-  user: string;
-  project: string[];
-  activities: string[];
-  date_worked: string;
-  notes: string | null;
-  issue_uri: string | null;
-  created_at: string;
-  updated_at: string | null;
-  deleted_at: string | null;
-  /** With include_revisions: who made this revision (null: not recorded). */
-  changed_by?: string | null;
-  /** With include_revisions: the earlier revisions, newest first. */
-  parents?: Time[];
-}
+/** What an activity or an organization role is created or changed with. */
+export type NamedFields = ActivityCreate & OrgRoleCreate;
 
 /** What a time entry is created or changed with. */
-export interface TimeFields {
-  duration: number;
-  user: string;
-  project: string;
-  activities: string[];
-  date_worked: string;
-  notes: string | null;
-  issue_uri: string | null;
-}
-
-export interface Timer {
-  project: string[];
-  activities: string[];
-  notes: string | null;
-  issue_uri: string | null;
-  date_worked: string;
-  started_at: string;
-  elapsed: number;
-}
+export type TimeFields = Required<TimeCreate>;
 
 export interface TimesQuery {
   user?: string[];
@@ -132,31 +61,8 @@ export interface TimesQuery {
   skip?: string;
 }
 
-export type Grouping = 'project' | 'activity' | 'user' | 'day' | 'week' | 'month';
-
 export interface ReportQuery extends Omit<TimesQuery, 'limit' | 'skip'> {
   start: string;
   end: string;
   group_by: Grouping[];
-}
-
-/** A row of a report: one key per grouping (`project` adds `project_name`), then totals. */
-export interface ReportRow {
-  project?: string[];
-  project_name?: string;
-  activity?: string;
-  user?: string;
-  day?: string;
-  week?: string;
-  month?: string;
-  duration: number;
-  entries: number;
-}
-
-export interface Report {
-  start: string;
-  end: string;
-  group_by: Grouping[];
-  rows: ReportRow[];
-  total: { duration: number; entries: number };
 }

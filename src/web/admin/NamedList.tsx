@@ -12,9 +12,12 @@ import { RestoreDialog } from '../base/RestoreDialog';
 import { ScrollBox } from '../base/ScrollBox';
 import { slugOf } from '../base/slug';
 import { navigate } from '../router';
-import type { Named } from '../types';
+import type { Named, NamedFields } from '../types';
 
 const FIELDS = ['name', 'slug'];
+
+/** The slug of a live item: only a deleted activity may have none (the old server's). */
+const liveSlug = (item: Named): string => item.slug ?? '';
 
 export function NamedList(props: {
   username: string;
@@ -53,7 +56,7 @@ export function NamedList(props: {
     if (!yes || !item) return;
     setError(undefined);
     try {
-      await store.remove(item.slug);
+      await store.remove(liveSlug(item));
       changed(`Deleted ${item.name}`);
     } catch (err) {
       setError(errorText(err));
@@ -127,7 +130,7 @@ export function NamedList(props: {
                         item={item}
                         onCancel={() => setEditing(undefined)}
                         onSave={async (next) => {
-                          await store.update(item.slug, next);
+                          await store.update(liveSlug(item), next);
                           changed(`Saved ${next.name}`);
                         }}
                       />
@@ -155,7 +158,7 @@ export function NamedList(props: {
                             <button
                               type="button"
                               aria-label={`Edit ${item.name}`}
-                              onClick={() => setEditing(item.slug)}
+                              onClick={() => setEditing(liveSlug(item))}
                             >
                               Edit
                             </button>
@@ -200,7 +203,7 @@ function NamedForm(props: {
   heading: string;
   submit: string;
   item?: Named;
-  onSave: (item: Named) => Promise<void>;
+  onSave: (item: NamedFields) => Promise<void>;
   onCancel?: () => void;
 }) {
   const id = useId();

@@ -16,6 +16,6 @@ export function mayEditProject(me: User, project: Project): boolean {
 /** The roles a user has in a project, in the order the page lists them. */
 export function rolesOf(project: Project, username: string): (keyof ProjectRoles)[] {
   const entry = Object.entries(project.users).find(([name]) => same(name, username));
-  const roles = entry?.[1] ?? {};
+  const roles: ProjectRoles = entry?.[1] ?? {};
   return (['member', 'spectator', 'manager'] as const).filter((r) => roles[r]);
 }

@@ -11,7 +11,7 @@ import { Confirm } from '../base/Dialog';
 import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
 import { TextField } from '../base/fields';
 import { navigate, onLinkClick } from '../router';
-import type { Named, User, UserFields } from '../types';
+import type { OrgRole, User, UserFields } from '../types';
 
 const BCRYPT_COST = 10;
 const FIELDS = ['username', 'display_name', 'email', 'password', 'org-roles'];
@@ -23,7 +23,10 @@ const FLAGS = [
 ] as const;
 type Flag = (typeof FLAGS)[number][0];
 
-const EMPTY: User = {
+/** What the page shows and edits of a user (a new one has no dates or meta yet). */
+type Shown = Omit<User, 'meta' | 'created_at' | 'updated_at'>;
+
+const EMPTY: Shown = {
   username: '',
   display_name: null,
   email: null,
@@ -39,9 +42,9 @@ export function UserPage(props: { username: string; who: string }) {
   const id = useId();
   const { catalog } = useCatalog(props.username);
   const creating = props.who === 'new';
-  const [user, setUser] = useState<User | undefined>(creating ? EMPTY : undefined);
-  const [roles, setRoles] = useState<Named[]>([]);
-  const [form, setForm] = useState<User>(EMPTY);
+  const [user, setUser] = useState<Shown | undefined>(creating ? EMPTY : undefined);
+  const [roles, setRoles] = useState<OrgRole[]>([]);
+  const [form, setForm] = useState<Shown>(EMPTY);
   const [password, setPassword] = useState('');
   const [problems, setProblems] = useState<Problems>({});
   const [status, setStatus] = useState('');
@@ -49,10 +52,7 @@ export function UserPage(props: { username: string; who: string }) {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    api
-      .named('roles')
-      .list()
-      .then(setRoles, () => setRoles([]));
+    api.orgRoles().then(setRoles, () => setRoles([]));
     if (creating) return;
     api.anyUser(props.who).then(
       (u) => {
@@ -77,7 +77,7 @@ export function UserPage(props: { username: string; who: string }) {
     remove: admin && !creating && !user.deleted_at,
     restore: admin && !!user.deleted_at,
   };
-  const set = (patch: Partial<User>) => setForm((f) => ({ ...f, ...patch }));
+  const set = (patch: Partial<Shown>) => setForm((f) => ({ ...f, ...patch }));
 
   const save = async () => {
     const changes: Partial<UserFields> = {};

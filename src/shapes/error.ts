@@ -1,0 +1,61 @@
+// The body of every error (SPEC §7): its kinds, and the texts each sends.
+import { array, component, type Infer, integer, oneOfValues, shown, string } from './kit';
+
+/** Each kind's error name and the HTTP status it answers with: SPEC §7 order, then ours. */
+export const ERROR_KINDS = [
+  ['1', 'Object not found', 404],
+  ['2', 'Server error', 500],
+  ['3', 'Invalid foreign key', 409],
+  ['4', 'Bad object', 400],
+  ['4', 'Bad object', 413],
+  ['5', 'Invalid identifier', 400],
+  ['6', 'Invalid username', 401],
+  ['7', 'Authentication failure', 401],
+  ['8', 'Slug already exists', 409],
+  ['8', 'Slugs already exist', 409],
+  ['9', 'Authorization failure', 401],
+  ['10', 'Method not allowed', 405],
+  ['11', 'Bad query value', 400],
+  ['12', 'Username already exists', 409],
+  ['13', 'Timer already running', 409],
+  ['—', 'Service unavailable', 503],
+] as const satisfies readonly (readonly [kind: string, error: string, status: number])[];
+
+export type ErrorName = (typeof ERROR_KINDS)[number][1];
+
+const errorNames = [...new Set(ERROR_KINDS.map(([, error]) => error))];
+
+export const ErrorBody = component(
+  'Error',
+  shown(
+    {
+      status: integer({ description: 'Equals the HTTP status' }),
+      error: oneOfValues(errorNames),
+      text: string(),
+      values: array(string(), {
+        description: 'The identifier (kind 5), slugs (8) or username (12) at fault',
+      }),
+    },
+    ['values'],
+    {
+      description: [
+        'Every error (SPEC §7). Kinds: ',
+        ERROR_KINDS.map(([kind, error, status]) => `${kind} \`${error}\` (${status})`).join('; '),
+        '. Texts: 1 `Nonexistent <object>`; 2 `Unexpected server error`; 3 `The <object> does',
+        ' not contain a valid <key> reference`; 4 `<object> does not have a <field> field`,',
+        ' `The <object> is missing a <field>`, `Field <field> of <object> should be <expected>',
+        ' but was sent as <type>`, `The request body could not be parsed as valid JSON`, `The',
+        ' request body is larger than 1 MiB` (413); 5 `Expected <slug|uuid|username> but',
+        ' received <id>`; 6 `Invalid username <name> is not a valid username`; 7 a reason',
+        ' (`Missing credentials`, `Invalid token`, `Token has expired`, `Token has been',
+        ' revoked`, `Too many failed logins; try again later` …); 8 `Slug <s> already exists',
+        ' on another object`; 9 `<caller> is not authorized to <action>`; 10 `The method',
+        ' specified is not allowed for the <object> identified` (with Allow); 11 `Parameter',
+        ' <key> contained invalid value <value>`; 12 `Username <name> already exists`; 13 `A',
+        ' timer is already running for <username>`; 503: the server cannot take the request',
+        ' now (Retry-After), e.g. `The database is busy; try again shortly`.',
+      ].join(''),
+    },
+  ),
+);
+export type ErrorBody = Infer<typeof ErrorBody>;

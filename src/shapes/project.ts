@@ -1,0 +1,74 @@
+// A project (SPEC §4.1): as the API shows it, and as POST accepts it.
+import { changedBy, httpUri, name, parents, revisioned, Slug } from './common';
+import {
+  anyOf,
+  array,
+  boolean,
+  component,
+  constant,
+  type Infer,
+  nul,
+  nullable,
+  object,
+  record,
+  shown,
+  string,
+} from './kit';
+
+/** A user's permissions on a project. */
+export const ProjectRole = component(
+  'ProjectRole',
+  shown({ member: boolean(), spectator: boolean(), manager: boolean() }),
+);
+export type ProjectRole = Infer<typeof ProjectRole>;
+
+/** The fields a project shows, in each revision. */
+const fields = {
+  name: name(),
+  slugs: array(Slug.ref),
+  uri: nullable(string()),
+  owner: nullable(string()),
+  default_activity: nullable(string()),
+};
+
+/** An earlier revision: no users map (SPEC §4.1); who made it (issue 17). */
+export const ProjectRevision = component(
+  'ProjectRevision',
+  shown({ ...fields, ...revisioned, changed_by: changedBy() }),
+);
+export type ProjectRevision = Infer<typeof ProjectRevision>;
+
+/** `changed_by` and `parents` only with include_revisions (issue 17). */
+export const Project = component(
+  'Project',
+  shown(
+    {
+      ...fields,
+      users: record(ProjectRole.ref, { description: 'username → permissions; {} when none' }),
+      ...revisioned,
+      changed_by: changedBy(),
+      parents: parents(ProjectRevision.ref),
+    },
+    ['changed_by', 'parents'],
+  ),
+);
+export type Project = Infer<typeof Project>;
+
+const input = {
+  name: name(),
+  slugs: array(Slug.ref, { minItems: 1, maxItems: 16 }),
+  uri: anyOf([httpUri(), constant(''), nul()], { description: "'' means null" }),
+  owner: nullable(string(), { description: "A username; '' means null" }),
+  default_activity: nullable(string(), { description: "An activity slug; '' means null" }),
+  users: nullable(record(object({ member: boolean(), spectator: boolean(), manager: boolean() })), {
+    description: 'Replaces the whole map; a missing flag is false; null empties it',
+  }),
+};
+
+export const ProjectCreate = component('ProjectCreate', object(input, ['name', 'slugs']));
+export type ProjectCreate = Infer<typeof ProjectCreate>;
+export const ProjectUpdate = component('ProjectUpdate', object(input));
+export type ProjectUpdate = Infer<typeof ProjectUpdate>;
+/** Restore (issue 17): left out, the slugs it had when deleted are taken back. */
+export const ProjectRestore = component('ProjectRestore', object({ slugs: input.slugs }));
+export type ProjectRestore = Infer<typeof ProjectRestore>;

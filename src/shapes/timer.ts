@@ -1,0 +1,52 @@
+// A running timer (SPEC §11, docs/api-timer.md): as the API shows it, and what starting
+// and stopping it accept. `project` and `activities` are shown as on a time entry.
+import { CalendarDate, duration, Slug } from './common';
+import { array, component, type Infer, integer, nullable, object, shown, string } from './kit';
+
+export const Timer = component(
+  'Timer',
+  shown({
+    project: array(Slug.ref, {
+      description: "All the project's slugs, as a time entry shows them",
+    }),
+    activities: array(Slug.ref, {
+      description: "[] until stop when the project's default activity is to be used",
+    }),
+    notes: nullable(string()),
+    issue_uri: nullable(string()),
+    date_worked: CalendarDate.ref,
+    started_at: string({
+      format: 'date-time',
+      description: 'When the timer was started (ISO 8601, UTC, milliseconds)',
+    }),
+    elapsed: integer({ minimum: 0, description: 'Whole seconds since started_at' }),
+  }),
+);
+export type Timer = Infer<typeof Timer>;
+
+export const TimerStart = component(
+  'TimerStart',
+  object(
+    {
+      project: Slug.ref,
+      activities: array(Slug.ref),
+      notes: nullable(string()),
+      issue_uri: nullable(string()),
+      date_worked: CalendarDate.ref,
+    },
+    ['project'],
+  ),
+);
+export type TimerStart = Infer<typeof TimerStart>;
+
+export const TimerStop = component(
+  'TimerStop',
+  object({
+    duration: duration(),
+    notes: nullable(string()),
+    issue_uri: nullable(string()),
+    activities: array(Slug.ref),
+    date_worked: CalendarDate.ref,
+  }),
+);
+export type TimerStop = Infer<typeof TimerStop>;
