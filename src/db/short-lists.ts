@@ -15,7 +15,8 @@
 // The worker starts once a short list has been read and exits after 10 s without a list,
 // so that its ~15–18 MB are held only while lists are read. A list is read on the event
 // loop instead, on a connection of the reader pool, while the worker is starting,
-// when every slot is in use, when its body is larger than a slot (over ~800 entries), if
+// when every slot is in use, when the worker has WORKER_QUEUE lists already, when its
+// body is larger than a slot (over ~800 entries), if
 // the worker fails (from then on), and for whatever was in flight when it stopped: never
 // refused for its sake.
 
@@ -67,6 +68,13 @@ export const SHORT_LIST_IDLE_EXIT_MS = 10_000;
  */
 export const SLOT_BYTES = 256 * 1024;
 export const SLOTS = 16;
+
+/**
+ * Lists given to the worker at most at once: with one reading and one waiting it is
+ * busy, so the next list is read on the event loop, and both cores write lists' JSON
+ * (a month is ~0.8 ms of SQLite since entries' JSON is written at read time, sql/009).
+ */
+export const WORKER_QUEUE = 2;
 
 interface Waiting {
   query: ShortListQuery;
@@ -214,7 +222,7 @@ export function startShortLists(
 
   return {
     async read(query, cap) {
-      const slot = worker && ready ? freeSlots.pop() : undefined;
+      const slot = worker && ready && waiting.size < WORKER_QUEUE ? freeSlots.pop() : undefined;
       if (!worker || slot === undefined) {
         // Only a list found short here starts the worker: a run of long lists (whole
         // exports, streamed) would start it for nothing.
