@@ -2,7 +2,7 @@
 // service; `signedIn` authenticates the caller first.
 import { activityRoutes } from './activities/routes';
 import type { App } from './app';
-import { loginRoutes } from './auth/routes';
+import { loginRoutes, logoutRoute } from './auth/routes';
 import { signedIn } from './auth/session';
 import type { Handler } from './http/context';
 import { sendJson } from './http/respond';
@@ -19,6 +19,7 @@ import { userRoutes } from './users/routes';
 export function createRouter(app: App): Router<Handler> {
   const auth = signedIn(app.authenticate);
   const { login } = loginRoutes(app.login);
+  const logout = logoutRoute(app.authenticate, app.users.signOut);
   const roles = roleRoutes(app.roles);
   const users = userRoutes(app.users);
   const projects = projectRoutes(app.projects);
@@ -31,6 +32,7 @@ export function createRouter(app: App): Router<Handler> {
   const router = new Router<Handler>()
     .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' }))
     .post('/v0/login', login)
+    .post('/v0/logout', logout)
     .get('/v0/info', info.get) // no token: a login page asks it which login types to offer
     .get('/v0/openapi.json', (ctx) => sendJson(ctx.res, 200, openApiText))
 

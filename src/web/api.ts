@@ -173,7 +173,20 @@ export const api = {
       body: { auth: { type: 'password', username, password } },
     }),
 
-  signOut: () => setSession(undefined),
+  /**
+   * Ends the session here and on the server (POST /v0/logout), which refuses its token
+   * from then on. Signed out here at once, whether or not the server could be told.
+   */
+  signOut() {
+    const session = currentSession();
+    setSession(undefined);
+    if (!session) return;
+    void fetch('/v0/logout', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${session.token}` },
+      keepalive: true, // sent even when the page is closed right after
+    }).catch(() => {});
+  },
 
   projects: (query: { user?: string; include_deleted?: 'true' } = {}) =>
     request<Project[]>('GET', '/projects', { query }),
