@@ -82,6 +82,7 @@ async function send<T>(
   // One key per call, the same on every retry below: a write whose answer was lost on the
   // way (the request did arrive) is answered again by the server, not made twice.
   const key = method === 'POST' && !options.anonymous ? idempotencyKey() : undefined;
+  let waits = 0;
   for (;;) {
     const session = options.anonymous ? undefined : currentSession();
     const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
@@ -115,8 +116,10 @@ async function send<T>(
       typeof body.text === 'string' ? body.text : `The server answered ${res.status}`,
       Number.isFinite(retry) && retry > 0 ? retry : undefined,
     );
-    if (key && res.status === 409 && err.error === 'Idempotency key in use') {
-      // The first attempt is still being answered: its answer comes with the next one.
+    if (key && res.status === 409 && err.error === 'Idempotency key in use' && waits < 10) {
+      // The first attempt is still being answered: its answer comes with a later one. (A
+      // server that died while answering it keeps the key in use: then the error shows.)
+      waits++;
       await new Promise((resolve) => setTimeout(resolve, (err.retryAfter ?? 1) * 1000));
       continue;
     }
