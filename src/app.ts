@@ -17,6 +17,8 @@ import type { ReaderPool } from './db/readers';
 import { type ShortLists, shortListsHere } from './db/short-lists';
 import { createWriteQueue } from './db/write-queue';
 import { createListStreams, STREAM_WAIT_MS } from './http/streams';
+import { createIdempotency } from './idempotency/keys';
+import { createIdempotencyStore } from './idempotency/store';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
 import { createProjectJsonStore } from './projects/json-store';
@@ -111,6 +113,14 @@ export function createApp(deps: AppDeps) {
     tokens,
     onOutcome: deps.metrics?.login,
   });
+  /** Writes grouped per turn of the event loop into one transaction (time entries'). */
+  const writes = createWriteQueue(db);
+  const idempotency = createIdempotency({
+    store: createIdempotencyStore(db),
+    run: writes.run,
+    lockWaitMs: config.lockWaitSeconds * 1000,
+    log,
+  });
   const lists = createListStreams({
     max: config.maxStreamedLists,
     waitMs: STREAM_WAIT_MS,
@@ -120,8 +130,8 @@ export function createApp(deps: AppDeps) {
   return {
     ...deps,
     projectJson,
-    /** Writes grouped per turn of the event loop into one transaction (time entries'). */
-    writes: createWriteQueue(db),
+    writes,
+    idempotency,
     tokens,
     lists,
     authenticate: createAuthenticate(tokens, users.findTokenHolder),

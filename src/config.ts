@@ -250,7 +250,7 @@ export const SETTINGS = [
     env: 'TIMETRACK_TRUST_PROXY',
     default: 'false',
     describe:
-      'behind one reverse proxy: the client address (logs, login throttling) is the last X-Forwarded-For entry',
+      "behind one reverse proxy: the client address (logs, login throttling) is the last X-Forwarded-For entry, and the request id the proxy's X-Request-Id",
   },
   {
     flag: 'metrics',

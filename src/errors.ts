@@ -1,6 +1,7 @@
-// The twelve error kinds of SPEC §7 and our kind 13, one factory each, and the server's
-// own 503. Services throw these; the HTTP layer writes them (http/respond.ts) and never
-// needs to know which rule failed. The body's shape is src/shapes/error.ts.
+// The twelve error kinds of SPEC §7 and our kind 13, one factory each, the answers to a
+// misused Idempotency-Key and the server's own 503. Services throw these; the HTTP layer
+// writes them (http/respond.ts) and never needs to know which rule failed.
+// The body's shape is src/shapes/error.ts.
 import type { ErrorBody, ErrorName } from './shapes/error';
 
 export class ApiError extends Error {
@@ -109,6 +110,25 @@ export const usernameAlreadyExists = (name: string) =>
 // 13 (ours, issue 15): POST /v0/timer while the user's timer runs.
 export const timerAlreadyRunning = (username: string) =>
   new ApiError(409, 'Timer already running', `A timer is already running for ${username}`);
+
+// Beyond SPEC §7 (issue 29, item 7): a POST sent with an Idempotency-Key that its user
+// used within 24 h for another request (another method, path, query or body; 422, as the
+// IETF's Idempotency-Key draft has it), or whose first request is still being answered
+// (409, try again after Retry-After).
+export const idempotencyKeyReused = () =>
+  new ApiError(
+    422,
+    'Idempotency key reused',
+    'Idempotency-Key was already used for a different request',
+  );
+export const idempotencyKeyInUse = () =>
+  new ApiError(
+    409,
+    'Idempotency key in use',
+    'A request with this Idempotency-Key is still being answered; try again shortly',
+    undefined,
+    { 'Retry-After': '1' },
+  );
 
 // Beyond SPEC §7, which has no kind for it: the server is at a limit of its own (not the
 // request's fault) and the client should try again after `Retry-After` seconds.

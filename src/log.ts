@@ -27,6 +27,11 @@ export interface RequestLine {
   id: string;
   client: string | undefined;
   user: string | undefined;
+  /**
+   * The X-Request-Id a client sent when the id is not taken from it (no trusted proxy in
+   * front): kept apart, so that `id` is the server's own and never shared by two lines.
+   */
+  client_request_id?: string;
 }
 
 /**
@@ -89,7 +94,11 @@ export function createLogger(
 function requestLineText(line: RequestLine): string {
   const client = line.client === undefined ? 'null' : jsonString(line.client);
   const user = line.user === undefined ? 'null' : jsonString(line.user);
-  return `{"time":"${isoNow()}","level":"info","msg":"request","method":${jsonString(line.method)},"path":${jsonString(line.path)},"route":${jsonString(line.route)},"status":${line.status},"ms":${line.ms},"id":${jsonString(line.id)},"client":${client},"user":${user}}\n`;
+  const sent =
+    line.client_request_id === undefined
+      ? ''
+      : `,"client_request_id":${jsonString(line.client_request_id)}`;
+  return `{"time":"${isoNow()}","level":"info","msg":"request","method":${jsonString(line.method)},"path":${jsonString(line.path)},"route":${jsonString(line.route)},"status":${line.status},"ms":${line.ms},"id":${jsonString(line.id)},"client":${client},"user":${user}${sent}}\n`;
 }
 
 /** Printable ASCII but `"` and `\\`: what JSON writes as it is. */

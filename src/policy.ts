@@ -12,6 +12,8 @@ export interface Actor {
   siteAdmin: boolean;
   /** `iat` (ms) of the token the request came with: a user's own password change keeps it. */
   tokenIssuedAt?: number;
+  /** `exp` (ms) of that token: a sign-out is kept until then. */
+  tokenExpiresAt?: number;
 }
 
 /** The actor's (or another user's) entry in a project's users map. */

@@ -2,8 +2,8 @@
 // service; `signedIn` authenticates the caller first.
 import { activityRoutes } from './activities/routes';
 import type { App } from './app';
-import { loginRoutes } from './auth/routes';
-import { signedIn } from './auth/session';
+import { loginRoutes, logoutRoute } from './auth/routes';
+import { type SignedInHandler, signedIn } from './auth/session';
 import type { Handler } from './http/context';
 import { sendJson } from './http/respond';
 import { Router } from './http/router';
@@ -19,7 +19,10 @@ import { userRoutes } from './users/routes';
 
 export function createRouter(app: App): Router<Handler> {
   const auth = signedIn(app.authenticate);
+  // Every POST that creates or changes something: answered once per Idempotency-Key.
+  const write = (handler: SignedInHandler) => auth(app.idempotency.once(handler));
   const { login } = loginRoutes(app.login);
+  const logout = logoutRoute(app.authenticate, app.users.signOut);
   const roles = roleRoutes(app.roles);
   const users = userRoutes(app.users);
   const projects = projectRoutes(app.projects);
@@ -32,45 +35,46 @@ export function createRouter(app: App): Router<Handler> {
   const router = new Router<Handler>()
     .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' } satisfies Health))
     .post('/v0/login', login)
+    .post('/v0/logout', logout)
     .get('/v0/info', info.get) // no token: a login page asks it which login types to offer
     .get('/v0/openapi.json', (ctx) => sendJson(ctx.res, 200, openApiText))
 
     .get('/v0/users/org-roles', auth(roles.list))
-    .post('/v0/users/org-roles', auth(roles.create))
+    .post('/v0/users/org-roles', write(roles.create))
     .get('/v0/users/org-roles/:slug', auth(roles.get))
-    .post('/v0/users/org-roles/:slug', auth(roles.update))
+    .post('/v0/users/org-roles/:slug', write(roles.update))
     .delete('/v0/users/org-roles/:slug', auth(roles.remove))
 
     .get('/v0/users', auth(users.list))
-    .post('/v0/users', auth(users.create))
+    .post('/v0/users', write(users.create))
     .get('/v0/users/:username', auth(users.get))
-    .post('/v0/users/:username', auth(users.update))
+    .post('/v0/users/:username', write(users.update))
     .delete('/v0/users/:username', auth(users.remove))
 
     .get('/v0/projects', auth(projects.list))
-    .post('/v0/projects', auth(projects.create))
+    .post('/v0/projects', write(projects.create))
     .get('/v0/projects/:slug', auth(projects.get))
-    .post('/v0/projects/:slug', auth(projects.update))
+    .post('/v0/projects/:slug', write(projects.update))
     .delete('/v0/projects/:slug', auth(projects.remove))
-    .post('/v0/projects/:uuid/restore', auth(projects.restore))
+    .post('/v0/projects/:uuid/restore', write(projects.restore))
 
     .get('/v0/activities', auth(activities.list))
-    .post('/v0/activities', auth(activities.create))
+    .post('/v0/activities', write(activities.create))
     .get('/v0/activities/:slug', auth(activities.get))
-    .post('/v0/activities/:slug', auth(activities.update))
+    .post('/v0/activities/:slug', write(activities.update))
     .delete('/v0/activities/:slug', auth(activities.remove))
-    .post('/v0/activities/:uuid/restore', auth(activities.restore))
+    .post('/v0/activities/:uuid/restore', write(activities.restore))
 
     .get('/v0/times', auth(times.list))
-    .post('/v0/times', auth(times.create))
+    .post('/v0/times', write(times.create))
     .get('/v0/times/:uuid', auth(times.get))
-    .post('/v0/times/:uuid', auth(times.update))
+    .post('/v0/times/:uuid', write(times.update))
     .delete('/v0/times/:uuid', auth(times.remove))
 
     .get('/v0/timer', auth(timer.get))
-    .post('/v0/timer', auth(timer.start))
+    .post('/v0/timer', write(timer.start))
     .delete('/v0/timer', auth(timer.discard))
-    .post('/v0/timer/stop', auth(timer.stop))
+    .post('/v0/timer/stop', write(timer.stop))
     .get('/v0/reports', auth(reports.get));
   // Prometheus metrics (--metrics), outside /v0 like /health; with --metrics-addr they
   // are served on their own listener instead (server.ts), and not here.

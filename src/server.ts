@@ -14,7 +14,7 @@ import { createReaderPool } from './db/readers';
 import { ensureSecretKey } from './db/settings';
 import { type ShortListOptions, type ShortLists, startShortLists } from './db/short-lists';
 import { ApiError, serverError, serviceUnavailable } from './errors';
-import { clientAddress, requestId } from './http/client';
+import { clientAddress, newRequestId, sentRequestId } from './http/client';
 import type { Ctx, Handler } from './http/context';
 import { answerPreflight, applyCors } from './http/cors';
 import { IdentifiedResponse } from './http/identified-response';
@@ -118,7 +118,11 @@ async function handle(
   const { path, search } = splitTarget(req.url);
   const query = new URLSearchParams(search);
   const url = lazyUrl(path, search);
-  const id = requestId(req);
+  // A client's X-Request-Id is the request's id only from a trusted proxy; from anyone
+  // else it is logged apart, and the id is our own.
+  const sentId = sentRequestId(req);
+  const trusted = app.config.trustProxy;
+  const id = trusted && sentId !== undefined ? sentId : newRequestId();
   res.requestId = id;
   const ctx: Ctx = {
     req,
@@ -187,6 +191,7 @@ async function handle(
       id,
       client: ctx.client,
       user: ctx.caller,
+      client_request_id: trusted ? undefined : sentId,
     });
   }
 }

@@ -11,7 +11,9 @@ export interface InstanceTable {
   orderBy: string;
 }
 
-// login_failures is left out on purpose: it is a short-lived throttle, not data.
+// Left out on purpose, being short-lived state rather than data: login_failures (the
+// throttle), signed_out_tokens (kept only until the tokens expire) and idempotency_keys
+// (kept 24 h).
 export const INSTANCE_TABLES: readonly InstanceTable[] = [
   { name: 'settings', orderBy: 'key' },
   { name: 'users', orderBy: 'id' },

@@ -1,12 +1,28 @@
-// Handler of POST /v0/login.
+// Handlers of POST /v0/login and POST /v0/logout.
 import { requestBody } from '../http/auth';
+import { readJsonBody } from '../http/body';
 import type { Ctx, Handler } from '../http/context';
-import { sendJson } from '../http/respond';
+import { sendJson, sendNoContent } from '../http/respond';
+import type { Actor } from '../policy';
 import type { LoginService } from './login';
 import { TaskDroppedError } from './password';
+import type { Authenticate } from './session';
 
 export function loginRoutes(login: LoginService) {
   return { login: ((ctx) => loginWith(login, ctx)) satisfies Handler };
+}
+
+/**
+ * POST /v0/logout: the token it comes with (in any form) is refused from now on, in
+ * every process on the file; the user's other tokens stay valid. The body may be empty
+ * (a Bearer header alone), or hold the `auth` block; anything else in it is ignored.
+ */
+export function logoutRoute(authenticate: Authenticate, signOut: (actor: Actor) => void) {
+  return (async (ctx) => {
+    if (ctx.body === undefined) ctx.body = await readJsonBody(ctx.req, {});
+    signOut(await authenticate(ctx));
+    sendNoContent(ctx.res);
+  }) satisfies Handler;
 }
 
 async function loginWith(login: LoginService, ctx: Ctx): Promise<void> {

@@ -19,12 +19,15 @@ export type FindTokenHolder = (username: string) => TokenHolder | undefined;
  * or deletion (`tokensValidAfter`, ms) is revoked, except the one their own password
  * change was made with (`keptTokenIat`). A token of the change's very millisecond counts
  * as before it: the change commits only once that millisecond is over (users/store.ts),
- * so every token issued after it carries a later iat.
+ * so every token issued after it carries a later iat. A token signed out with (POST
+ * /v0/logout) is revoked too, and only that one: the user's tokens of one millisecond
+ * are one token.
  */
 export const isRevoked = (holder: TokenHolder, issuedAt: number): boolean =>
-  holder.tokensValidAfter !== null &&
-  issuedAt <= holder.tokensValidAfter &&
-  issuedAt !== holder.keptTokenIat;
+  (holder.tokensValidAfter !== null &&
+    issuedAt <= holder.tokensValidAfter &&
+    issuedAt !== holder.keptTokenIat) ||
+  (holder.signedOut.length > 0 && holder.signedOut.includes(issuedAt));
 
 /** The authenticated actor of a request, or kind 7. */
 export function createAuthenticate(tokens: TokenService, findHolder: FindTokenHolder) {
@@ -36,7 +39,7 @@ export function createAuthenticate(tokens: TokenService, findHolder: FindTokenHo
       const other = Boolean(ctx.req.headers.authorization);
       throw authenticationFailure(other ? MALFORMED_HEADER : 'Missing credentials');
     }
-    const { username, issuedAt } = tokens.verify(token);
+    const { username, issuedAt, expiresAt } = tokens.verify(token);
     const holder = findHolder(username);
     if (!holder) throw authenticationFailure('Invalid token');
     if (isRevoked(holder, issuedAt)) throw authenticationFailure('Token has been revoked');
@@ -51,6 +54,7 @@ export function createAuthenticate(tokens: TokenService, findHolder: FindTokenHo
       siteManager: actor.siteManager,
       siteAdmin: actor.siteAdmin,
       tokenIssuedAt: issuedAt,
+      tokenExpiresAt: expiresAt,
     };
   };
 }

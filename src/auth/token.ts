@@ -32,10 +32,11 @@ export function base64SafeJson(value: unknown): string {
   return json;
 }
 
-/** What a valid token says: who (`sub`) and when it was issued (`iat`, ms). */
+/** What a valid token says: who (`sub`), when it was issued and when it expires (ms). */
 export interface VerifiedToken {
-  username: string;
-  issuedAt: number;
+  readonly username: string;
+  readonly issuedAt: number;
+  readonly expiresAt: number;
 }
 
 export interface TokenService {
@@ -56,10 +57,11 @@ export function createTokenService(options: {
   // What a token says depends only on its text and this process's key, so a token that
   // verified once need not be checked again (HMAC-SHA512 and a JSON parse per request);
   // its expiry still is, on every use. Bounded: forgotten all at once when full.
-  const verified = new Map<string, VerifiedToken & { exp: number }>();
-  const expiring = (claims: VerifiedToken & { exp: number }, now: number): VerifiedToken => {
-    if (claims.exp <= now) throw authenticationFailure('Token has expired');
-    return { username: claims.username, issuedAt: claims.issuedAt };
+  // The remembered object itself is answered (read-only): nothing to copy per request.
+  const verified = new Map<string, VerifiedToken>();
+  const expiring = (claims: VerifiedToken, now: number): VerifiedToken => {
+    if (claims.expiresAt <= now) throw authenticationFailure('Token has expired');
+    return claims;
   };
   return {
     issue(username, now = Date.now()) {
@@ -95,7 +97,7 @@ export function createTokenService(options: {
         throw invalid();
       }
       if (typeof exp !== 'number') throw authenticationFailure('Token has expired');
-      const checked = { username: sub, issuedAt: iat as number, exp };
+      const checked: VerifiedToken = { username: sub, issuedAt: iat as number, expiresAt: exp };
       if (verified.size >= MAX_VERIFIED) verified.clear();
       verified.set(token, checked);
       return expiring(checked, now);

@@ -7,7 +7,11 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export const bodyTooLarge = () => badObject('The request body is larger than 1 MiB', 413);
 export const invalidJson = () => badObject('The request body could not be parsed as valid JSON');
 
-export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+/**
+ * The parsed body. `empty`, when given, is what a body of no bytes is taken for (POST
+ * /v0/logout may be sent without one); otherwise no bytes are invalid JSON.
+ */
+export async function readJsonBody(req: IncomingMessage, empty?: unknown): Promise<unknown> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw bodyTooLarge();
   const chunks: Buffer[] = [];
@@ -17,6 +21,7 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
     if (size > MAX_BODY_BYTES) throw bodyTooLarge();
     chunks.push(chunk);
   }
+  if (size === 0 && empty !== undefined) return empty;
   let text: string;
   let value: unknown;
   try {

@@ -16,14 +16,17 @@ export function applyCors(
   } else {
     return;
   }
-  res.setHeader('Access-Control-Expose-Headers', 'X-Total-Count, Link, Retry-After');
+  res.setHeader(
+    'Access-Control-Expose-Headers',
+    'X-Total-Count, Link, Retry-After, Idempotent-Replayed',
+  );
 }
 
 /** Answers a preflight request. */
 export function answerPreflight(res: ServerResponse): void {
   res.writeHead(204, {
     'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
-    'Access-Control-Allow-Headers': 'Content-Type, Authorization',
+    'Access-Control-Allow-Headers': 'Content-Type, Authorization, Idempotency-Key',
     'Access-Control-Max-Age': '600',
     'Content-Length': 0,
   });

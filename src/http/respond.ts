@@ -63,6 +63,12 @@ export function sendEmpty(res: ServerResponse): void {
   res.end();
 }
 
+/** A success that has nothing to say (POST /v0/logout): 204, no body. */
+export function sendNoContent(res: ServerResponse): void {
+  res.writeHead(204, {});
+  res.end();
+}
+
 export function sendError(res: ServerResponse, err: ApiError): void {
   if (res.headersSent) {
     res.destroy();

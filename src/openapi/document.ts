@@ -5,6 +5,7 @@
 // test/helpers/openapi-check.ts holds every reply of the HTTP suite to it.
 import { JsonText } from '../json-text';
 import { extensionPaths } from './extensions';
+import { idempotencyKeyParameter, withIdempotencyKeys } from './idempotency';
 import { paths } from './paths';
 import { errorResponses } from './responses';
 import { schemas } from './schemas';
@@ -20,7 +21,11 @@ parameter \`token\`; every other POST carries it in its body's \`auth\` block
 Any other method on a path listed here answers 405 (\`Method not allowed\`, with \`Allow\`);
 a path not listed here answers 404 (\`Nonexistent endpoint\`); both carry the Error body.
 \`OPTIONS\` is a CORS preflight (204) on any path. A trailing slash is ignored. Every error
-is an Error object whose \`status\` is the HTTP status.`;
+is an Error object whose \`status\` is the HTTP status.
+
+**Retries.** Every POST that creates or changes something takes an \`Idempotency-Key\`
+header: a retry with the same key gets the first answer again instead of doing the
+write twice (see the parameter).`;
 
 const queryParam = (name: string, description: string, schema: object, repeat = false) => ({
   name,
@@ -69,6 +74,7 @@ const parameters = {
   slug: pathParam('slug', 'Any slug of the object'),
   username: pathParam('username', 'A username, in any letter case'),
   uuid: pathParam('uuid', 'A uuid, in any letter case'),
+  idempotencyKey: idempotencyKeyParameter,
 };
 
 export const openApiDocument = {
@@ -78,7 +84,7 @@ export const openApiDocument = {
   tags: ['meta', 'auth', 'users', 'org-roles', 'projects', 'activities', 'times']
     .concat(['reports', 'timer'])
     .map((name) => ({ name })),
-  paths: { ...paths, ...extensionPaths },
+  paths: withIdempotencyKeys({ ...paths, ...extensionPaths }),
   components: {
     schemas,
     responses: errorResponses,

@@ -221,6 +221,27 @@ export const paths = {
       },
     },
   },
+  '/v0/logout': {
+    post: {
+      tags: ['auth'],
+      summary:
+        'End the token sent (in any form): it is refused from then on, in every process; the other tokens of the user stay valid',
+      security: bodyAuth,
+      requestBody: {
+        required: false,
+        description: 'Empty (a Bearer header alone) or the `auth` block; anything else is ignored',
+        content: {
+          [JSON_TYPE]: {
+            schema: { type: 'object', properties: { auth: schema('TokenAuth') } },
+          },
+        },
+      },
+      responses: {
+        '204': { description: 'Signed out: no body' },
+        ...errors(400, 401, 413, 500, 503),
+      },
+    },
+  },
   '/v0/users/org-roles': roles.collection,
   '/v0/users/org-roles/{slug}': roles.one,
   '/v0/users': users.collection,

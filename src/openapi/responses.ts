@@ -34,8 +34,15 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string; heade
   409: {
     name: 'Conflict',
     description:
-      'Invalid foreign key (3), slug(s) already exist (8), username already exists (12) ' +
-      'or timer already running (13)',
+      'Invalid foreign key (3), slug(s) already exist (8), username already exists (12), ' +
+      'timer already running (13), or an Idempotency-Key whose first request is still ' +
+      'being answered (`Idempotency key in use`, with Retry-After)',
+    headers: { 'Retry-After': { schema: { type: 'string' } } },
+  },
+  422: {
+    name: 'UnprocessableContent',
+    description:
+      '`Idempotency key reused`: the Idempotency-Key was used within 24 h for a different request',
   },
   413: { name: 'PayloadTooLarge', description: 'Bad object (4): the body is over 1 MiB' },
   500: { name: 'ServerError', description: 'Server error (2); the details are only logged' },

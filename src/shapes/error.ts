@@ -18,6 +18,8 @@ export const ERROR_KINDS = [
   ['11', 'Bad query value', 400],
   ['12', 'Username already exists', 409],
   ['13', 'Timer already running', 409],
+  ['—', 'Idempotency key in use', 409],
+  ['—', 'Idempotency key reused', 422],
   ['—', 'Service unavailable', 503],
 ] as const satisfies readonly (readonly [kind: string, error: string, status: number])[];
 
@@ -52,8 +54,10 @@ export const ErrorBody = component(
         ' on another object`; 9 `<caller> is not authorized to <action>`; 10 `The method',
         ' specified is not allowed for the <object> identified` (with Allow); 11 `Parameter',
         ' <key> contained invalid value <value>`; 12 `Username <name> already exists`; 13 `A',
-        ' timer is already running for <username>`; 503: the server cannot take the request',
-        ' now (Retry-After), e.g. `The database is busy; try again shortly`.',
+        ' timer is already running for <username>`; Idempotency-Key (409, 422): `A request with',
+        ' this Idempotency-Key is still being answered; try again shortly` (Retry-After),',
+        ' `Idempotency-Key was already used for a different request`; 503: the server cannot',
+        ' take the request now (Retry-After), e.g. `The database is busy; try again shortly`.',
       ].join(''),
     },
   ),

@@ -1,10 +1,11 @@
 // The token holders of auth/session.ts, kept between requests: every signed-in request
-// needs its caller's flags and revocation time, and reading them was one statement per
-// request. Only holders read outside a transaction are kept (committed state). A holder
-// is forgotten whenever users may have changed: on every write of the user store
-// (password, flags, active, deletion, revocation), and whenever another connection or
-// process has committed anything (`PRAGMA data_version` moves: `admin set-password` and
-// the other CLI commands write from outside). So a revoked token is refused at once.
+// needs its caller's flags, revocation time and signed-out tokens, and reading them was
+// one statement per request. Only holders read outside a transaction are kept (committed
+// state). A holder is forgotten whenever users may have changed: on every write of the
+// user store (password, flags, active, deletion, revocation, sign-out), and whenever
+// another connection or process has committed anything (`PRAGMA data_version` moves:
+// `admin set-password`, the other CLI commands and other servers write from outside).
+// So a revoked or signed-out token is refused at once.
 import type { Db } from '../db/open';
 import type { TokenHolder } from './store';
 

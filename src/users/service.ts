@@ -147,5 +147,13 @@ export function createUserService(deps: UserServiceDeps) {
         authorize(actor, { do: 'delete user', username: target.username });
         users.softDelete(target.id, Date.now());
       }),
+
+    /** POST /v0/logout: the token the actor came with is refused from now on. */
+    signOut: (actor: Actor) =>
+      writeTransaction(db, () => {
+        const { tokenIssuedAt, tokenExpiresAt } = actor;
+        if (tokenIssuedAt === undefined || tokenExpiresAt === undefined) return;
+        users.signOut(actor.id, tokenIssuedAt, tokenExpiresAt, Date.now());
+      }),
   };
 }

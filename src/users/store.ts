@@ -28,7 +28,12 @@ export interface TokenHolder {
   tokensValidAfter: number | null;
   /** iat of the one earlier token still accepted: the user's own password change's */
   keptTokenIat: number | null;
+  /** iats of the user's tokens ended by POST /v0/logout that have not expired yet */
+  signedOut: readonly number[];
 }
+
+/** Expired sign-outs deleted per sign-out: more than one, so the table keeps shrinking. */
+const SIGN_OUT_SWEEP = 32;
 
 /**
  * Returns once the clock has passed `ms`: a write that revokes tokens as of `ms` calls
@@ -119,6 +124,14 @@ export function createUserStore(db: Db, readers: ReaderPool) {
   const revokeTokens = db.prepare(
     'UPDATE users SET tokens_valid_after = @now, kept_token_iat = @kept WHERE id = @id',
   );
+  const signedOutOf = db
+    .prepare('SELECT issued_at FROM signed_out_tokens WHERE user_id = ? AND expires_at > ?')
+    .pluck();
+  const signOut = db.prepare(`INSERT INTO signed_out_tokens (user_id, issued_at, expires_at)
+    VALUES (?, ?, ?) ON CONFLICT DO NOTHING`);
+  const sweepSignedOut = db.prepare(`DELETE FROM signed_out_tokens
+    WHERE (user_id, issued_at) IN (SELECT user_id, issued_at FROM signed_out_tokens
+      WHERE expires_at <= ? ORDER BY expires_at LIMIT ${SIGN_OUT_SWEEP})`);
 
   const bit = (b: boolean) => (b ? 1 : 0);
   const params = (f: UserFields) => ({
@@ -153,6 +166,7 @@ export function createUserStore(db: Db, readers: ReaderPool) {
           },
           tokensValidAfter: row.tokens_valid_after,
           keptTokenIat: row.kept_token_iat,
+          signedOut: signedOutOf.all(row.id, Date.now()) as number[],
         }
       : undefined;
   };
@@ -212,6 +226,15 @@ export function createUserStore(db: Db, readers: ReaderPool) {
       holders.clear();
       revokeTokens.run({ id, now, kept });
       waitPast(now);
+    },
+    /**
+     * Ends the user's token issued at `issuedAt` (POST /v0/logout) until it expires, and
+     * deletes a few sign-outs whose tokens have expired since (in a write transaction).
+     */
+    signOut(id: number, issuedAt: number, expiresAt: number, now: number): void {
+      holders.clear();
+      signOut.run(id, issuedAt, expiresAt);
+      sweepSignedOut.run(now);
     },
     count: () => count.get() as number,
   };

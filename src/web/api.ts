@@ -5,7 +5,9 @@
 // the banner's Retry sends again) and a 401 Authentication failure on a signed-in
 // request (an expired or revoked token: main.tsx shows the sign-in dialog, and the
 // request is sent again with the new token). Every change of a time entry is announced
-// (onTimeChange) so each page showing it updates, whichever page made it.
+// (onTimeChange) so each page showing it updates, whichever page made it. Every write
+// carries an Idempotency-Key, the same on each of its retries, so that a write the
+// server did receive is never made twice.
 import { waitForConnection } from './connection';
 import { currentSession, nextSessionOf, type Session, setSession, usernameOf } from './session';
 import type {
@@ -79,10 +81,15 @@ async function send<T>(
     }
   }
   const qs = params.toString();
+  // One key per call, the same on every retry below: a write whose answer was lost on the
+  // way (the request did arrive) is answered again by the server, not made twice.
+  const key = method === 'POST' && !options.anonymous ? idempotencyKey() : undefined;
+  let waits = 0;
   for (;;) {
     const session = options.anonymous ? undefined : currentSession();
     const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
     if (session) headers.Authorization = `Bearer ${session.token}`;
+    if (key) headers['Idempotency-Key'] = key;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     let res: Response;
     try {
@@ -111,6 +118,13 @@ async function send<T>(
       typeof body.text === 'string' ? body.text : `The server answered ${res.status}`,
       Number.isFinite(retry) && retry > 0 ? retry : undefined,
     );
+    if (key && res.status === 409 && err.error === 'Idempotency key in use' && waits < 10) {
+      // The first attempt is still being answered: its answer comes with a later one. (A
+      // server that died while answering it keeps the key in use: then the error shows.)
+      waits++;
+      await new Promise((resolve) => setTimeout(resolve, (err.retryAfter ?? 1) * 1000));
+      continue;
+    }
     if (session && res.status === 401 && err.error === 'Authentication failure') {
       const again = nextSessionOf(
         session.username,
@@ -122,6 +136,12 @@ async function send<T>(
     }
     throw err;
   }
+}
+
+/** 128 random bits in hex (crypto.randomUUID exists only on https and localhost). */
+function idempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 async function request<T>(...args: Parameters<typeof send>): Promise<T> {
@@ -175,7 +195,20 @@ export const api = {
       body: { auth: { type: 'password', username, password } },
     }),
 
-  signOut: () => setSession(undefined),
+  /**
+   * Ends the session here and on the server (POST /v0/logout), which refuses its token
+   * from then on. Signed out here at once, whether or not the server could be told.
+   */
+  signOut() {
+    const session = currentSession();
+    setSession(undefined);
+    if (!session) return;
+    void fetch('/v0/logout', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${session.token}` },
+      keepalive: true, // sent even when the page is closed right after
+    }).catch(() => {});
+  },
 
   projects: (query: { user?: string; include_deleted?: 'true' } = {}) =>
     request<Project[]>('GET', '/projects', { query }),

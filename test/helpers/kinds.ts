@@ -18,6 +18,8 @@ const KIND_STATUS: Record<string, readonly number[]> = {
   'Bad query value': [400],
   'Username already exists': [409],
   'Timer already running': [409], // kind 13 (issue 15)
+  'Idempotency key in use': [409], // issue 29, item 7
+  'Idempotency key reused': [422],
 };
 
 /** Asserts `res` is a §7 error of some kind other than Server Error; returns its error name. */

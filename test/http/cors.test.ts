@@ -21,14 +21,14 @@ describe('CORS, default: any origin', () => {
   });
   after(() => server.close());
 
-  it('allows any origin on answers and errors, exposing the paging headers', async () => {
+  it('allows any origin on answers and errors, exposing the paging and replay headers', async () => {
     const ok = await server.api.raw(`/v0/users?token=${server.adminToken}`, {
       headers: { Origin: 'https://app.example' },
     });
     assert.equal(ok.headers.get('access-control-allow-origin'), '*');
     assert.equal(
       ok.headers.get('access-control-expose-headers'),
-      'X-Total-Count, Link, Retry-After',
+      'X-Total-Count, Link, Retry-After, Idempotent-Replayed',
     );
     const error = await server.api.raw('/v0/users', { headers: { Origin: 'https://app.example' } });
     assert.equal(error.status, 401);
@@ -40,7 +40,10 @@ describe('CORS, default: any origin', () => {
     assert.equal(res.status, 204);
     assert.equal(res.headers.get('access-control-allow-origin'), '*');
     assert.equal(res.headers.get('access-control-allow-methods'), 'GET, POST, DELETE, OPTIONS');
-    assert.equal(res.headers.get('access-control-allow-headers'), 'Content-Type, Authorization');
+    assert.equal(
+      res.headers.get('access-control-allow-headers'),
+      'Content-Type, Authorization, Idempotency-Key',
+    );
   });
 
   it('adds nothing to requests without an Origin', async () => {

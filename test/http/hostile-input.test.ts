@@ -104,6 +104,9 @@ function randomJson(random: () => number, depth: number): unknown {
 /** Lone surrogates cannot be stored as UTF-8: refused as invalid JSON (I-JSON). */
 const LONE_SURROGATES = ['\ud800', 'a\udfffb', '\udc00\ud800'];
 
+/** Routes this suite leaves out (see where ROUTES is filled). */
+const NOT_HERE = ['/v0/openapi.json', '/v0/logout'];
+
 const INVALID_JSON = {
   status: 400,
   error: 'Bad object',
@@ -129,8 +132,10 @@ describe('hostile input', () => {
     ROUTES.push(
       ...createRouter(server.running.app)
         .list()
-        // The OpenAPI document is static and public: no token, no input to refuse.
-        .filter((r) => r.pattern.startsWith('/v0/') && r.pattern !== '/v0/openapi.json'),
+        // The OpenAPI document is static and public: no token, no input to refuse. The
+        // logout would end the token this suite runs with; its bad bodies are tested in
+        // test/api/auth/logout.test.ts.
+        .filter((r) => r.pattern.startsWith('/v0/') && !NOT_HERE.includes(r.pattern)),
     );
     const api = server.api;
     // Resources still being built may refuse a fixture: their routes are then tested

@@ -1,6 +1,8 @@
 // Behind a reverse proxy (issue 18): the request log line (route pattern, status,
 // duration, request id, client address) and TIMETRACK_TRUST_PROXY, which takes the client
-// address for the log and the per-address login throttle from X-Forwarded-For.
+// address for the log and the per-address login throttle from X-Forwarded-For, and the
+// request id from X-Request-Id (issue 29, item 8: from anyone else it is logged apart,
+// and generated ids do not count the requests).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { authenticationBody } from '../helpers/errors';
@@ -9,6 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 const INVALID = authenticationBody('Invalid username or password');
 const TOO_MANY = authenticationBody('Too many failed logins; try again later');
 const LIMIT = 3;
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** A wrong password for `username`, sent as if forwarded for `forwarded`. */
 const wrongLogin = (server: TestServer, username: string, forwarded?: string) =>
@@ -45,14 +48,26 @@ describe('the request log line and X-Request-Id', () => {
     assert.ok(!server.logs.join('').includes(server.adminToken), 'no token in the log');
   });
 
-  it('echoes a well-formed X-Request-Id and replaces any other', async () => {
-    const sent = await server.api.raw('/health', { headers: { 'X-Request-Id': 'proxy-id.42' } });
-    assert.equal(sent.headers.get('x-request-id'), 'proxy-id.42');
-    assert.ok(requestLines(server).some((e) => e.id === 'proxy-id.42' && e.route === '/health'));
-    const odd = await server.api.raw('/health', { headers: { 'X-Request-Id': 'two words' } });
-    assert.match(odd.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
-    const long = await server.api.raw('/health', { headers: { 'X-Request-Id': 'x'.repeat(200) } });
-    assert.match(long.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+  it('takes no X-Request-Id from a client: the id is its own, the sent one logged apart', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await server.api.raw('/health', { headers: { 'X-Request-Id': 'proxy-id.42' } });
+      const id = res.headers.get('x-request-id') ?? '';
+      assert.match(id, UUID_V4, 'a generated id, not the one sent');
+      const line = requestLines(server).find((e) => e.id === id);
+      assert.equal(line?.client_request_id, 'proxy-id.42', 'the sent id, in its own field');
+      ids.push(id);
+    }
+    assert.notEqual(ids[0], ids[1], 'two requests that sent one id have two ids');
+    // A malformed one is not logged at all; a request that sent none has no such field.
+    for (const sent of ['two words', 'x'.repeat(200), undefined]) {
+      const headers: Record<string, string> = sent === undefined ? {} : { 'X-Request-Id': sent };
+      const res = await server.api.raw('/health', { headers });
+      const id = res.headers.get('x-request-id') ?? '';
+      assert.match(id, UUID_V4);
+      const line = requestLines(server).find((e) => e.id === id);
+      assert.ok(line && !('client_request_id' in line), String(sent));
+    }
   });
 
   it('generates a different id, in the shape of a random UUID, for every request', async () => {
@@ -60,45 +75,32 @@ describe('the request log line and X-Request-Id', () => {
     for (let i = 0; i < 20; i++) {
       const res = await server.api.raw('/health');
       const id = res.headers.get('x-request-id') ?? '';
-      assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      assert.match(id, UUID_V4);
       ids.add(id);
     }
     assert.equal(ids.size, 20);
   });
 
-  it('sends the request id back on every kind of answer', async () => {
-    const token = server.adminToken;
-    await server.api.post('/activities', token, { name: 'Gone', slug: 'gone' });
-    const page = await server.api.raw('/');
-    const etag = page.headers.get('etag') ?? '';
-    assert.equal(page.status, 200);
-    const answers: [string, string, RequestInit, number][] = [
-      ['json', '/health', {}, 200],
-      ['signed-in', `/v0/users/admin?token=${token}`, {}, 200],
-      ['list', `/v0/times?token=${token}`, {}, 200],
-      ['csv', `/v0/times?format=csv&token=${token}`, {}, 200],
-      ['error', '/v0/users/admin', {}, 401],
-      ['not-found', '/v0/no/such/thing', {}, 404],
-      ['not-allowed', '/v0/timer/stop', { method: 'GET' }, 405],
-      ['preflight', '/v0/times', { method: 'OPTIONS', headers: { Origin: 'https://a.test' } }, 204],
-      ['empty', `/v0/activities/gone?token=${token}`, { method: 'DELETE' }, 200],
-      ['web page', '/', {}, 200],
-      ['not-modified', '/', { headers: { 'If-None-Match': etag } }, 304],
-    ];
-    for (const [kind, path, init, status] of answers) {
-      const id = `kind-${kind.replace(/ /g, '-')}`;
-      const headers = { ...(init.headers as Record<string, string>), 'X-Request-Id': id };
-      const res = await fetch(`${server.url}${path}`, { ...init, headers });
-      await res.arrayBuffer();
-      assert.equal(res.status, status, kind);
-      assert.equal(res.headers.get('x-request-id'), id, kind);
+  it('generates ids that do not count the requests: consecutive ones are far apart', async () => {
+    const tails: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await server.api.raw('/health');
+      tails.push(Number.parseInt((res.headers.get('x-request-id') ?? '').slice(24), 16));
     }
+    // A counter's last 12 hex digits grow by one per request; a random 48-bit value lands
+    // within 2^24 of the previous one once in 2^23 times.
+    const steps = tails.slice(1).map((tail, i) => Math.abs(tail - (tails[i] as number)));
+    assert.deepEqual(
+      steps.filter((step) => step < 2 ** 24),
+      [],
+    );
   });
 
   it('names requests no route answered by a fixed label, not their path', async () => {
-    const res = await server.api.raw('/v0/no/such/thing', { headers: { 'X-Request-Id': 'nf-1' } });
+    const res = await server.api.raw('/v0/no/such/thing');
     assert.equal(res.status, 404);
-    const line = requestLines(server).find((e) => e.id === 'nf-1');
+    const id = res.headers.get('x-request-id');
+    const line = requestLines(server).find((e) => e.id === id);
     assert.equal(line?.route, '(none)');
   });
 });
@@ -130,6 +132,47 @@ describe('TIMETRACK_TRUST_PROXY=true', () => {
     });
   });
   after(() => server.close());
+
+  it("keeps the proxy's well-formed X-Request-Id as the request id, and replaces any other", async () => {
+    const sent = await server.api.raw('/health', { headers: { 'X-Request-Id': 'proxy-id.42' } });
+    assert.equal(sent.headers.get('x-request-id'), 'proxy-id.42');
+    const line = requestLines(server).find((e) => e.id === 'proxy-id.42');
+    assert.equal(line?.route, '/health');
+    assert.ok(line && !('client_request_id' in line), 'nothing logged apart');
+    const odd = await server.api.raw('/health', { headers: { 'X-Request-Id': 'two words' } });
+    assert.match(odd.headers.get('x-request-id') ?? '', UUID_V4);
+    const long = await server.api.raw('/health', { headers: { 'X-Request-Id': 'x'.repeat(200) } });
+    assert.match(long.headers.get('x-request-id') ?? '', UUID_V4);
+  });
+
+  it('sends the request id back on every kind of answer', async () => {
+    const token = server.adminToken;
+    await server.api.post('/activities', token, { name: 'Gone', slug: 'gone' });
+    const page = await server.api.raw('/');
+    const etag = page.headers.get('etag') ?? '';
+    assert.equal(page.status, 200);
+    const answers: [string, string, RequestInit, number][] = [
+      ['json', '/health', {}, 200],
+      ['signed-in', `/v0/users/admin?token=${token}`, {}, 200],
+      ['list', `/v0/times?token=${token}`, {}, 200],
+      ['csv', `/v0/times?format=csv&token=${token}`, {}, 200],
+      ['error', '/v0/users/admin', {}, 401],
+      ['not-found', '/v0/no/such/thing', {}, 404],
+      ['not-allowed', '/v0/timer/stop', { method: 'GET' }, 405],
+      ['preflight', '/v0/times', { method: 'OPTIONS', headers: { Origin: 'https://a.test' } }, 204],
+      ['empty', `/v0/activities/gone?token=${token}`, { method: 'DELETE' }, 200],
+      ['web page', '/', {}, 200],
+      ['not-modified', '/', { headers: { 'If-None-Match': etag } }, 304],
+    ];
+    for (const [kind, path, init, status] of answers) {
+      const id = `kind-${kind.replace(/ /g, '-')}`;
+      const headers = { ...(init.headers as Record<string, string>), 'X-Request-Id': id };
+      const res = await fetch(`${server.url}${path}`, { ...init, headers });
+      await res.arrayBuffer();
+      assert.equal(res.status, status, kind);
+      assert.equal(res.headers.get('x-request-id'), id, kind);
+    }
+  });
 
   it('counts failed logins per forwarded address, and logs that address', async () => {
     for (let i = 0; i < LIMIT; i++) {

@@ -49,6 +49,7 @@ const LAYERS: Layer[] = [
       'roles/',
       'auth/',
       'info/',
+      'idempotency/',
     ],
     imports: ['shapes', 'base', 'toolkit', 'rules', 'resources'],
   },
@@ -87,7 +88,7 @@ const SHARED_WITH_WEB: string[] = readdirSync('src/shapes')
 /** Which folder's SQL writes each table of sql/ (and db/migrate.ts's own). */
 const TABLE_OWNERS: Record<string, string[]> = {
   'db/': ['settings', 'schema_migrations'],
-  'users/': ['users', 'user_org_roles'],
+  'users/': ['users', 'user_org_roles', 'signed_out_tokens'],
   'roles/': ['org_roles'],
   'activities/': ['activities', 'activity_revisions'],
   'projects/': [
@@ -102,6 +103,7 @@ const TABLE_OWNERS: Record<string, string[]> = {
   'timer/': ['timers'],
   'reports/': ['time_month_totals'],
   'auth/': ['login_failures'],
+  'idempotency/': ['idempotency_keys'],
 };
 
 /** SQL that writes another folder's table; `*`: a table named at run time. */

@@ -42,6 +42,8 @@ describe('the request log line', () => {
       { ...plain, path: '/v0/users/é☃\u2028', user: 'zoë' },
       { ...plain, path: '/v0/users/\u0001\u007f\ud800', id: 'proxy-id.42', ms: 1234.5 },
       { ...plain, method: 'PATCH', route: '(none)', status: 405, client: '::1' },
+      { ...plain, client_request_id: 'sent-by-client.1' },
+      { ...plain, user: undefined, client_request_id: 'a"b\\c' },
     ];
     for (const line of cases) {
       const fast = requestLine(line) ?? '';

@@ -66,9 +66,24 @@ describe('the web app in chromium', { skip }, () => {
     assert.equal(await page.locator('header .user').textContent(), 'alice');
     // The token is in sessionStorage, never in a URL.
     assert.doesNotMatch(page.url(), /token/);
+    const token = (await page.evaluate(() =>
+      (globalThis as any).sessionStorage.getItem('timetrack.token'),
+    )) as string;
+    assert.equal((await server.api.get('/users/alice', token)).status, 200);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Log in' }).waitFor();
     assert.equal(await page.evaluate(() => (globalThis as any).sessionStorage.length), 0);
+    // Sign out ended the session on the server too (POST /v0/logout): the token is refused.
+    let answer = await server.api.get('/users/alice', token);
+    for (let i = 0; i < 50 && answer.status === 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      answer = await server.api.get('/users/alice', token);
+    }
+    assert.deepEqual(answer.body, {
+      status: 401,
+      error: 'Authentication failure',
+      text: 'Token has been revoked',
+    });
     await page.context().close();
   });
 

@@ -1,10 +1,11 @@
 // The web app's timer, and what keeps typed work from being lost, in a real browser:
 // the timer survives a reload and shows on a second device (a second browser context);
-// a save that meets a network failure waits behind the banner's Retry; a save that
-// meets an ended session waits for the sign-in dialog and is then made.
+// a save that meets a network failure waits behind the banner's Retry (and one whose
+// answer was lost is made once, by its Idempotency-Key); a save that meets an ended
+// session waits for the sign-in dialog and is then made.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
 import { bcryptHash, type TestServer } from '../helpers/server';
 import { browserSuite, newPage, signIn, skipReason } from './browser';
@@ -152,6 +153,54 @@ describe('the web app: timer, lost connection, ended session', { skip }, () => {
       listed.map((t) => t.duration),
       [8100],
     );
+    await page.context().close();
+  });
+
+  it('makes a save whose answer was lost once: its retry sends the same Idempotency-Key', async () => {
+    const page = await newPage(browser);
+    await signIn(page, `${server.url}/?week=2024-W12`, alice.username, alice.password);
+    await page.getByRole('button', { name: 'Add row' }).click();
+    const keys: string[] = [];
+    const keyOf = (route: Route) => route.request().headers()['idempotency-key'] ?? '';
+    // The first attempt reaches the server, which makes the entry; its answer is lost.
+    await page.route('**/v0/times', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      keys.push(keyOf(route));
+      await route.fetch();
+      await route.abort('internetdisconnected');
+    });
+    const cell = page.getByRole('textbox', {
+      name: 'Ganeti Web Manager, Development, Mon 2024-03-18',
+    });
+    await cell.fill('1:30');
+    await cell.press('Enter');
+    const banner = page.getByRole('alert').filter({ hasText: 'The server cannot be reached' });
+    await banner.waitFor();
+    await page.unroute('**/v0/times');
+    await page.route('**/v0/times', (route) => {
+      if (route.request().method() === 'POST') keys.push(keyOf(route));
+      return route.continue();
+    });
+    await banner.getByRole('button', { name: 'Retry' }).click();
+    await page
+      .getByRole('status')
+      .getByText('Saved Ganeti Web Manager, Development, 2024-03-18')
+      .waitFor();
+    const listed = (
+      await server.api.get('/times', alice.token, {
+        user: 'alice',
+        start: '2024-03-18',
+        end: '2024-03-18',
+      })
+    ).body as any[];
+    assert.deepEqual(
+      listed.map((t) => t.duration),
+      [5400],
+      'one entry, not two',
+    );
+    assert.equal(keys.length, 2);
+    assert.match(keys[0] ?? '', /^[0-9a-f]{32}$/);
+    assert.equal(keys[1], keys[0], 'the retry carries the first attempt’s key');
     await page.context().close();
   });
 
