@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { GENERATOR_VERSION, generateDataset, type Sidecar, sidecarPath } from './generate';
 import { ROOT } from './target';
 
@@ -29,4 +30,36 @@ export function ensureDataset(times: number, seed: number, say: (line: string) =
   }
   const sidecar = JSON.parse(readFileSync(sidecarPath(file), 'utf8')) as Sidecar;
   return { file, sidecar };
+}
+
+/**
+ * Derived tables (kept by triggers, never exported): everything else is the instance's
+ * plain data and its indexes. Issue 30's target: the file at most 1.5× the plain part.
+ */
+export const DERIVED_TABLES = [
+  'time_user_rows',
+  'project_slug_lists',
+  'activity_sets',
+  'project_json',
+  'time_month_totals',
+];
+
+/** The bytes of the file's pages by plain and derived table (indexes with their table). */
+export function databaseSizes(file: string): { plain: number; derived: number } {
+  const db = new Database(file, { readonly: true });
+  try {
+    const rows = db
+      .prepare(`SELECT coalesce(m.tbl_name, d.name) AS tbl, sum(d.pgsize) AS bytes
+        FROM dbstat d LEFT JOIN sqlite_schema m ON m.name = d.name GROUP BY tbl`)
+      .all() as { tbl: string; bytes: number }[];
+    let plain = 0;
+    let derived = 0;
+    for (const r of rows) {
+      if (DERIVED_TABLES.includes(r.tbl)) derived += r.bytes;
+      else plain += r.bytes;
+    }
+    return { plain, derived };
+  } finally {
+    db.close();
+  }
 }

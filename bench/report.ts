@@ -47,6 +47,8 @@ export interface BenchReport {
   executableBytes: number | undefined;
   datasetSeconds: number;
   dbBytes: number;
+  /** Pages of the plain tables and their indexes, and of the derived tables (dataset.ts). */
+  dbSizes?: { plain: number; derived: number };
   peakHwmMb: number;
   /** RSS right after the first /health answer. */
   idleRssMb: number;
@@ -222,6 +224,9 @@ export function printTable(r: BenchReport): void {
   }
   process.stdout.write(
     `start-up to first /health: ${fmt(r.startupMs)} ms (${r.target}); peak server RSS (VmHWM): ${fmt(r.peakHwmMb)} MB\n`,
+    r.dbSizes
+      ? `database: ${fmt(r.dbBytes / 2 ** 20)} MiB, ${(r.dbBytes / r.dbSizes.plain).toFixed(2)}× its plain tables (${fmt(r.dbSizes.plain / 2 ** 20)} MiB)\n`
+      : '',
   );
   if (r.profile) process.stdout.write(`${profileLines(r.profile).join('\n')}\n`);
   if (r.metrics) process.stdout.write(`${metricsOverheadLine(r.metrics)}\n`);
@@ -276,6 +281,11 @@ export function writeMarkdown(r: BenchReport, file: string): void {
     `- Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${fmt(totalmem() / 2 ** 30)} GiB memory, ${process.platform} ${process.arch}`,
     `- Node: ${process.version}; server under test: the ${r.target} (${r.executableBytes ? `dist/timetrack, ${fmt(r.executableBytes / 2 ** 20)} MiB` : 'no executable built'})`,
     `- Data set: ${r.times.toLocaleString('en-US')} time entries (bench/generate.ts, seeded), database ${fmt(r.dbBytes / 2 ** 20)} MiB, generated in ${fmt(r.datasetSeconds)} s`,
+    ...(r.dbSizes
+      ? [
+          `- Database size: ${fmt(r.dbBytes / 2 ** 20)} MiB for ${fmt(r.dbSizes.plain / 2 ** 20)} MiB of plain tables and their indexes, ${fmt(r.dbSizes.derived / 2 ** 20)} MiB derived (${(r.dbBytes / r.dbSizes.plain).toFixed(2)}× the plain tables; target ≤ 1.5×: ${r.dbBytes <= 1.5 * r.dbSizes.plain ? 'met' : 'MISSED'})`,
+        ]
+      : []),
     `- Machine load (1-minute load average): ${fmt(r.loadAverage.start)} before the server started, ${fmt(r.loadAverage.end)} at the end${busy(r) ? ` — **other work was running on this ${cpu.length}-core machine during the run, so latencies and rates are pessimistic and noisy**` : ''}`,
     `- Load: autocannon in a separate process over 127.0.0.1, ${r.connections} connections, ${fmt(r.warmup)} s warm-up then ${fmt(r.seconds)} s measured per row, taken in 3 turns alternating with the bare server so both see the same machine; latencies from every response`,
     `- Start-up of the ${r.target} to its first \`/health\` answer on this database (median of 3 starts): **${fmt(r.startupMs)} ms** (target < 500 ms: ${r.startupMs < 500 ? 'met' : `MISSED by ${fmt(r.startupMs - 500)} ms`})`,

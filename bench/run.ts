@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { type CeilingRoutes, startCeiling } from './ceiling-http';
 import { type InProcess, openInProcess, rate } from './ceiling-sqlite';
 import { captureGets, capturePost, login, streamWhole } from './client';
-import { DATA_DIR, ensureDataset } from './dataset';
+import { DATA_DIR, databaseSizes, ensureDataset } from './dataset';
 import { type LoadRequest, type RawLoad, runLoad, runRawLoad, summarize } from './load';
 import { type MetricsOverhead, measureMetricsOverhead } from './metrics-overhead';
 import { summarizeProfiles } from './profile';
@@ -259,6 +259,7 @@ async function main(): Promise<void> {
     executableBytes: executableSize(),
     datasetSeconds: s.seconds,
     dbBytes: statSync(dataset.file).size,
+    dbSizes: databaseSizes(dataset.file),
     peakHwmMb: peak?.hwmMb ?? 0,
     idleRssMb,
     processStartMs: processStarts(),
