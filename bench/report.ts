@@ -223,10 +223,11 @@ export function printTable(r: BenchReport): void {
     process.stdout.write(`${keys.map((k) => c[k].padEnd(width(k))).join('  ')}\n`);
   }
   process.stdout.write(
-    `start-up to first /health: ${fmt(r.startupMs)} ms (${r.target}); peak server RSS (VmHWM): ${fmt(r.peakHwmMb)} MB\n`,
-    r.dbSizes
-      ? `database: ${fmt(r.dbBytes / 2 ** 20)} MiB, ${(r.dbBytes / r.dbSizes.plain).toFixed(2)}× its plain tables (${fmt(r.dbSizes.plain / 2 ** 20)} MiB)\n`
-      : '',
+    `start-up to first /health: ${fmt(r.startupMs)} ms (${r.target}); peak server RSS (VmHWM): ${fmt(r.peakHwmMb)} MB\n${
+      r.dbSizes
+        ? `database: ${fmt(r.dbBytes / 2 ** 20)} MiB, ${(r.dbBytes / r.dbSizes.plain).toFixed(2)}× its plain tables (${fmt(r.dbSizes.plain / 2 ** 20)} MiB)\n`
+        : ''
+    }`,
   );
   if (r.profile) process.stdout.write(`${profileLines(r.profile).join('\n')}\n`);
   if (r.metrics) process.stdout.write(`${metricsOverheadLine(r.metrics)}\n`);
