@@ -1,7 +1,7 @@
-// Computes stale stored JSON in the background: time entries' (times/json-store.ts)
-// after the migration that added it, a project's entries after its slugs changed, an
-// activity's after its slug did; projects' (projects/json-store.ts) after the migration
-// and after another process's writes (the server's own fill theirs as they commit).
+// Computes stale stored JSON in the background: projects' (projects/json-store.ts),
+// marked stale by sql/008's triggers after another program's writes (this server's own
+// writes compute theirs before they commit). A time entry's JSON is stored nowhere since
+// sql/009. Kept general: each kind of stored JSON hands it `hasStale` and `fill`.
 // Readers never wait for it (they compute a stale object's JSON themselves); it only
 // makes those reads fast again. Small write transactions with the event loop free
 // between them, so requests are answered meanwhile.
@@ -10,7 +10,7 @@ import { type Db, WriteLockBusy, writeTransaction } from './open';
 
 /** One kind of stored JSON, NULL where it is to be computed. */
 export interface StoredJson {
-  /** What the log line calls it ("time" → `time JSON filled`) and what it counts. */
+  /** What the log line calls it ("project" → `project JSON filled`) and what it counts. */
   name: string;
   counted: string;
   /** Whether any is to be computed (one probe of a partial index). */

@@ -37,7 +37,7 @@ export const CACHE_KIB = 16 * 1024;
 /**
  * The page cache of each read-only connection (lists, reports), KiB. It held 16 MiB
  * while one user's month was ~1,100 pages spread over the file; a month is now a short
- * range of time_user_json (sql/005), and in-process on the 1,000,000-entry set, five
+ * range of time_user_rows (sql/009; time_user_json, sql/005, before), and in-process on the 1,000,000-entry set, five
  * alternating turns, the month (~0.85 ms) and the whole list (~480,000 rows/s) read the
  * same with 2, 4 or 16 MiB. Every reader that streams holds one, so this is what each
  * concurrent list costs in memory.

@@ -181,7 +181,7 @@ export function createTimeService(deps: TimeServiceDeps) {
           },
           ids,
         );
-        // The JSON its write stored (json-store.ts refresh): nothing is read back.
+        // The entry's JSON, read in the write's transaction from the rows it wrote.
         return timeJsonText({ json });
       });
     },
