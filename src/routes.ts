@@ -52,6 +52,7 @@ export function createRouter(app: App): Router<Handler> {
     .post('/v0/projects/:slug', auth(projects.update))
     .delete('/v0/projects/:slug', auth(projects.remove))
     .post('/v0/projects/:uuid/restore', auth(projects.restore))
+    .get('/v0/projects/:uuid/history', auth(projects.history))
 
     .get('/v0/activities', auth(activities.list))
     .post('/v0/activities', auth(activities.create))
@@ -59,10 +60,12 @@ export function createRouter(app: App): Router<Handler> {
     .post('/v0/activities/:slug', auth(activities.update))
     .delete('/v0/activities/:slug', auth(activities.remove))
     .post('/v0/activities/:uuid/restore', auth(activities.restore))
+    .get('/v0/activities/:uuid/history', auth(activities.history))
 
     .get('/v0/times', auth(times.list))
     .post('/v0/times', auth(times.create))
     .get('/v0/times/:uuid', auth(times.get))
+    .get('/v0/times/:uuid/history', auth(times.history))
     .post('/v0/times/:uuid', auth(times.update))
     .delete('/v0/times/:uuid', auth(times.remove))
 

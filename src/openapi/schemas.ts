@@ -96,39 +96,57 @@ const timeFields = {
   notes: nullable('string'),
 };
 
-/** With include_revisions, on a time or project and each of its revisions (issues 16, 17). */
-const changed_by = {
-  ...nullable('string'),
-  description:
-    'With include_revisions: the username of whoever made this revision (null: not recorded)',
+/**
+ * What GET …/{uuid}/history adds to each revision (issue 29); include_revisions answers
+ * TimeSync's shape alone, so a parent is exactly what the revision's GET answered.
+ */
+const change = {
+  changed_by: {
+    ...nullable('string'),
+    description: 'The username of whoever made this revision (null: not recorded)',
+  },
+  changed_at: {
+    type: 'string',
+    format: 'date-time',
+    description: 'When this revision was made: ISO 8601 in UTC with milliseconds',
+  },
+};
+
+/** One revision in a history: the object as it was served, then who made it and when. */
+const historyOf = (fields: Record<string, unknown>, optional: string[] = []) =>
+  shown({ ...fields, ...change }, optional);
+
+const projectUsers = {
+  type: 'object',
+  additionalProperties: ref('ProjectRole'),
+  description: 'username → permissions; {} when none',
 };
 
 const responses = {
   Project: shown(
     {
       ...projectRevisionFields,
-      users: {
-        type: 'object',
-        additionalProperties: ref('ProjectRole'),
-        description: 'username → permissions; {} when none',
-      },
+      users: projectUsers,
       ...revisioned,
-      changed_by,
       parents: parents('ProjectRevision'),
     },
-    ['changed_by', 'parents'],
+    ['parents'],
   ),
-  ProjectRevision: shown({ ...projectRevisionFields, ...revisioned, changed_by }),
+  ProjectRevision: shown({ ...projectRevisionFields, ...revisioned }),
   ProjectRole: projectRole,
   Activity: shown({ ...shownActivityFields, ...revisioned, parents: parents('ActivityRevision') }, [
     'parents',
   ]),
   ActivityRevision: shown({ ...shownActivityFields, ...revisioned }),
-  Time: shown({ ...revisioned, ...timeFields, changed_by, parents: parents('TimeRevision') }, [
-    'changed_by',
-    'parents',
-  ]),
-  TimeRevision: shown({ ...revisioned, ...timeFields, changed_by }),
+  Time: shown({ ...revisioned, ...timeFields, parents: parents('TimeRevision') }, ['parents']),
+  TimeRevision: shown({ ...revisioned, ...timeFields }),
+  // The current revision alone has `users`: TimeSync keeps no history of the map.
+  ProjectHistoryRevision: historyOf(
+    { ...projectRevisionFields, users: projectUsers, ...revisioned },
+    ['users'],
+  ),
+  ActivityHistoryRevision: historyOf({ ...shownActivityFields, ...revisioned }),
+  TimeHistoryRevision: historyOf({ ...revisioned, ...timeFields }),
   User: shown({
     username: ref('Username'),
     display_name: nullable('string'),

@@ -7,7 +7,13 @@ import type { Db } from '../db/open';
 import type { ReaderPool } from '../db/readers';
 import type { ShortLists } from '../db/short-lists';
 import { type TimeRow, timeText } from './json';
-import { STORED_TIME_JSON, type TimeJsonStore, timeJson, userJsonText } from './json-store';
+import {
+  STORED_TIME_JSON,
+  TIME_HISTORY_JSON,
+  type TimeJsonStore,
+  timeJson,
+  userJsonText,
+} from './json-store';
 
 /** Lists are ordered by last change, then uuid (SPEC §6); index times_order. */
 export const TIME_ORDER = 'ORDER BY coalesce(t.updated_at, t.created_at), t.uuid';
@@ -246,11 +252,12 @@ type StoredView = [string, number, number, number | null, string | null];
  * One time by uuid (parameter: uuid) for the commonest single read: what
  * TIME_BY_UUID_SQL reads less the activity ids only writes need and the viewer's role,
  * which the service reads apart when it matters (~6 against ~8 and ~12 µs in-process).
- * `json`: the SQL of its JSON, stored (NULL while stale), as reads send it, or with parents.
+ * `json`: the SQL of its JSON, stored (NULL while stale), as reads send it, with parents,
+ * or its history (every revision with who made it and when).
  */
-export const timeViewSql = (json: 'stored' | 'current' | 'parents') =>
+export const timeViewSql = (json: 'stored' | 'current' | 'parents' | 'history') =>
   `SELECT t.uuid, t.user_id, t.project_id, t.deleted_at,
-    ${json === 'stored' ? STORED_TIME_JSON : timeJson(json === 'parents')} AS json
+    ${json === 'stored' ? STORED_TIME_JSON : json === 'history' ? TIME_HISTORY_JSON : timeJson(json === 'parents')} AS json
   FROM times t WHERE t.uuid = ?`;
 
 export function createTimeStore(
@@ -266,6 +273,7 @@ export function createTimeStore(
   const viewStored = db.prepare(timeViewSql('stored')).raw(true);
   const viewCurrent = db.prepare(timeViewSql('current'));
   const viewWithParents = db.prepare(timeViewSql('parents'));
+  const viewHistory = db.prepare(timeViewSql('history'));
 
   const liveProjectBySlug = db.prepare(`SELECT p.id, da.id AS default_activity_id
       FROM project_slugs s JOIN projects p ON p.id = s.project_id
@@ -325,6 +333,9 @@ export function createTimeStore(
       if (json === null) return viewCurrent.get(uuid) as ViewedTime | undefined;
       return { uuid: shownUuid, user_id, project_id, deleted_at, json };
     },
+
+    /** findToView with the JSON of its history (GET /v0/times/:uuid/history). */
+    findHistory: (uuid: string) => viewHistory.get(uuid) as ViewedTime | undefined,
 
     /**
      * The list of GET /times, its statements built once: opened in a snapshot of its own

@@ -196,7 +196,6 @@ describe('timetrack migrate-from-timesync-node', () => {
       created_at: '2016-01-04',
       updated_at: '2016-02-01',
       deleted_at: null,
-      changed_by: null, // not recorded by the old server
       parents: [
         {
           name: 'Timesync',
@@ -209,10 +208,15 @@ describe('timetrack migrate-from-timesync-node', () => {
           created_at: '2016-01-04',
           updated_at: null,
           deleted_at: null,
-          changed_by: null,
         },
       ],
     });
+    // The old server did not record who made a revision.
+    const history = await api.get(`/projects/${PROJECT.timesync}/history`, admin);
+    assert.deepEqual(
+      history.body.map((r: { changed_by: unknown }) => r.changed_by),
+      [null, null],
+    );
     const gwm = await api.get('/projects/ganeti-webmgr', admin, { include_revisions: true });
     assert.deepEqual(
       [gwm.body.uuid, gwm.body.users, gwm.body.parents[0].uri],
@@ -267,7 +271,6 @@ describe('timetrack migrate-from-timesync-node', () => {
       created_at: '2016-04-01',
       updated_at: '2016-05-10',
       deleted_at: null,
-      changed_by: null, // the old server did not record who made a revision
       parents: [
         {
           uuid: TIME.first,
@@ -282,10 +285,21 @@ describe('timetrack migrate-from-timesync-node', () => {
           created_at: '2016-04-01',
           updated_at: null,
           deleted_at: null,
-          changed_by: null,
         },
       ],
     });
+    // The old server did not record who made a revision; each one was made on its date.
+    const history = await api.get(`/times/${TIME.first}/history`, admin);
+    assert.deepEqual(
+      history.body.map((r: { changed_by: unknown; changed_at: string }) => [
+        r.changed_by,
+        r.changed_at.slice(0, 10),
+      ]),
+      [
+        [null, '2016-05-10'],
+        [null, '2016-04-01'],
+      ],
+    );
     const all = await api.get('/times', admin, { include_deleted: true });
     assert.equal(all.body.length, 7);
     assert.equal((await api.get('/times', admin)).body.length, 6);
