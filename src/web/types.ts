@@ -20,11 +20,18 @@ export interface Project {
   created_at: string;
   updated_at: string | null;
   deleted_at: string | null;
-  /** With include_revisions: who made this revision (null: not recorded). */
-  changed_by?: string | null;
-  /** With include_revisions: the earlier revisions (without `users`), newest first. */
-  parents?: Omit<Project, 'users' | 'parents'>[];
 }
+
+/** What a history (GET …/:uuid/history) adds to each revision. */
+export interface Change {
+  /** who made this revision (null: not recorded) */
+  changed_by: string | null;
+  /** when: ISO 8601 in UTC, with seconds */
+  changed_at: string;
+}
+
+/** One revision of a project's history: the current one alone has `users`. */
+export type ProjectRevision = Omit<Project, 'users'> & Partial<Pick<Project, 'users'>> & Change;
 
 export interface ProjectRoles {
   member?: boolean;
@@ -45,6 +52,17 @@ export interface Activity {
   uuid: string;
   name: string;
   slug: string;
+}
+
+/** One revision of an activity's history (one the old server deleted has no slug). */
+export interface ActivityRevision extends Change {
+  uuid: string;
+  revision: number;
+  name: string;
+  slug: string | null;
+  created_at: string;
+  updated_at: string | null;
+  deleted_at: string | null;
 }
 
 export interface User {
@@ -94,11 +112,10 @@ export interface Time {
   created_at: string;
   updated_at: string | null;
   deleted_at: string | null;
-  /** With include_revisions: who made this revision (null: not recorded). */
-  changed_by?: string | null;
-  /** With include_revisions: the earlier revisions, newest first. */
-  parents?: Time[];
 }
+
+/** One revision of a time entry's history. */
+export type TimeRevision = Time & Change;
 
 /** What a time entry is created or changed with. */
 export interface TimeFields {
