@@ -502,6 +502,45 @@ describe('timetrack migrate-from-timesync-node: activities the old server delete
     );
   });
 
+  it('groups a report by activity as GET /times shows the entries: never by a missing slug', async () => {
+    const query = { start: '2016-01-01', end: '2016-12-31', include_deleted: true };
+    const times = (await api.get('/times', admin, query)).body as {
+      uuid: string;
+      activities: string[];
+      duration: number;
+    }[];
+    assert.deepEqual(times.find((t) => t.uuid === DELETED_TIME)?.activities, []);
+    // Each entry under every activity it shows (SPEC §11); one that shows none, in total only.
+    const expected = new Map<string, { duration: number; entries: number }>();
+    for (const t of times) {
+      for (const activity of t.activities) {
+        const row = expected.get(activity) ?? { duration: 0, entries: 0 };
+        expected.set(activity, { duration: row.duration + t.duration, entries: row.entries + 1 });
+      }
+    }
+    for (const format of ['json', 'csv']) {
+      const res = await api.get('/reports', admin, { ...query, group_by: 'activity', format });
+      assert.equal(res.status, 200, res.text);
+      if (format === 'csv') {
+        assert.ok(!res.text.includes('\r\n,'), 'no row of an empty activity');
+        continue;
+      }
+      assert.deepEqual(
+        res.body.rows,
+        [...expected]
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([activity, totals]) => ({
+            activity,
+            ...totals,
+          })),
+      );
+      assert.deepEqual(res.body.total, {
+        duration: times.reduce((sum, t) => sum + t.duration, 0),
+        entries: times.length,
+      });
+    }
+  });
+
   it('never reaches them by slug: their old slugs are free for new activities', async () => {
     for (const slug of ['trips', 'travel', 'hiring']) {
       for (const include_deleted of [false, true]) {
