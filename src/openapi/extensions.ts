@@ -23,7 +23,11 @@ const reportRow = {
     activity: { type: 'string' },
     user: { type: 'string' },
     day: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
-    week: { type: 'string', pattern: '^\\d{4}-W\\d{2}$' },
+    week: {
+      type: 'string',
+      pattern: '^-?\\d{4}-W\\d{2}$',
+      description: 'ISO 8601 week; 0000-01-01 and 02 are in -0001-W52',
+    },
     month: { type: 'string', pattern: '^\\d{4}-\\d{2}$' },
     duration: { type: 'integer', minimum: 0 },
     entries: { type: 'integer', minimum: 0 },

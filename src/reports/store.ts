@@ -46,10 +46,12 @@ const GROUPS: Record<Grouping, GroupSql> = {
     order: () => 'user',
   },
   day: { key: (r) => `${r}.date_worked`, shown: (k) => `${k} AS day`, order: (k) => k },
-  // ISO 8601 week-numbering year and week (2021-01-03 is in 2020-W53).
+  // ISO 8601 week-numbering year and week (2021-01-03 is in 2020-W53). 0000-01-01 and
+  // 02 are in week 52 of year -1, which SQLite writes `-001-W52`: shown as ISO 8601's
+  // expanded year, `-0001-W52` (it sorts first either way).
   week: {
     key: (r) => `strftime('%G-W%V', ${r}.date_worked)`,
-    shown: (k) => `${k} AS week`,
+    shown: (k) => `iif(${k} LIKE '-%', '-0' || substr(${k}, 2), ${k}) AS week`,
     order: (k) => k,
   },
   month: {
