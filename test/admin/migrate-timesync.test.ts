@@ -637,3 +637,45 @@ describe('timetrack migrate-from-timesync-node: activities the old server delete
     assert.equal(res.stdout, `activity ${ACTIVITY.travel} is live but has no slug\n`);
   });
 });
+
+describe('timetrack migrate-from-timesync-node: links the API would refuse', () => {
+  const EVIL = 'javascript:alert(document.domain)';
+  const WEBSITE = 'b0000004-2222-4222-8222-000000000004';
+  const dir = tempDir();
+  const dbFile = join(dir, 'timetrack.db');
+  let summary: string;
+  let running: RunningServer;
+  let api: Api;
+  let admin: string;
+
+  before(async () => {
+    const oldFile = createTimesyncNodeDatabase(dir);
+    const old = new Database(oldFile);
+    // The old server wrote issue_uri and uri as it found them.
+    old.prepare('UPDATE projects SET uri = ? WHERE id = 4').run(EVIL);
+    old.prepare("UPDATE projects SET uri = '' WHERE id = 2").run();
+    old.prepare('UPDATE times SET issue_uri = ? WHERE id = 2').run(EVIL);
+    old.prepare("UPDATE times SET issue_uri = 'ftp://example.org/1' WHERE id = 1").run();
+    old.close();
+    ({ summary, running, api, admin } = await migrateAndServe(oldFile, dbFile));
+  });
+  after(() => running?.close());
+
+  it('leaves them out and names each one in the summary', async () => {
+    const refused = summary.split('\n').filter((line) => line.includes(' URI '));
+    const why = 'is not an http or https URI of at most 2048 characters; left out';
+    assert.deepEqual(refused, [
+      `  - project ${WEBSITE} revision 1: uri "${EVIL}" ${why}`,
+      `  - time ${TIME.first} revision 2: issue_uri "${EVIL}" ${why}`,
+      `  - time ${TIME.first} revision 1: issue_uri "ftp://example.org/1" ${why}`,
+    ]);
+    const website = await api.get('/projects/website', admin);
+    assert.equal(website.body.uri, null);
+    const gwm = await api.get('/projects/gwm', admin, { include_revisions: true });
+    assert.equal(gwm.body.parents[0].uri, null, "'' is null, as the API takes it");
+    const time = await api.get(`/times/${TIME.first}`, admin, { include_revisions: true });
+    assert.deepEqual([time.body.issue_uri, time.body.parents[0].issue_uri], [null, null]);
+    const check = await runCli(['admin', 'check', '--db', dbFile]);
+    assert.deepEqual(check, { code: 0, stdout: 'ok\n', stderr: '' });
+  });
+});
