@@ -21,6 +21,13 @@ export function isCalendarDate(s: string): boolean {
 export const sqlDate = (msColumn: string) => `date(${msColumn} / 1000.0, 'unixepoch')`;
 
 /**
+ * formatTimestamp as an SQL expression: the same text for any instant of years 0000–9999
+ * (SQLite rounds the seconds to whole milliseconds, as the ms column holds them).
+ */
+export const sqlTimestamp = (msColumn: string) =>
+  `strftime('%Y-%m-%dT%H:%M:%fZ', ${msColumn} / 1000.0, 'unixepoch')`;
+
+/**
  * The calendar date of `ms` in the server's time zone (TZ, else the system's), as
  * YYYY-MM-DD: what "today" means for a timer started without a date_worked.
  */

@@ -57,6 +57,7 @@ export function createRouter(app: App): Router<Handler> {
     .post('/v0/projects/:slug', write(projects.update))
     .delete('/v0/projects/:slug', auth(projects.remove))
     .post('/v0/projects/:uuid/restore', write(projects.restore))
+    .get('/v0/projects/:uuid/history', auth(projects.history))
 
     .get('/v0/activities', auth(activities.list))
     .post('/v0/activities', write(activities.create))
@@ -64,10 +65,12 @@ export function createRouter(app: App): Router<Handler> {
     .post('/v0/activities/:slug', write(activities.update))
     .delete('/v0/activities/:slug', auth(activities.remove))
     .post('/v0/activities/:uuid/restore', write(activities.restore))
+    .get('/v0/activities/:uuid/history', auth(activities.history))
 
     .get('/v0/times', auth(times.list))
     .post('/v0/times', write(times.create))
     .get('/v0/times/:uuid', auth(times.get))
+    .get('/v0/times/:uuid/history', auth(times.history))
     .post('/v0/times/:uuid', write(times.update))
     .delete('/v0/times/:uuid', auth(times.remove))
 

@@ -2,9 +2,13 @@
 // Earlier revisions are read as a JSON array built in SQL from ACTIVITY_REVISION_SQL,
 // whose keys the compiler checks against ActivityRevision (the shape's, with its times as
 // stored).
-import { type ChangeTimes, changeDates, withParents } from '../db/revisions';
-import type { SqlOf } from '../db/sql-json';
-import type { Activity, ActivityRevision as ActivityRevisionJson } from '../shapes/activity';
+import { type ChangeTimes, changeDates, changedAt, withChange, withParents } from '../db/revisions';
+import { parseSqlJsonArray, type SqlOf } from '../db/sql-json';
+import type {
+  Activity,
+  ActivityHistoryRevision,
+  ActivityRevision as ActivityRevisionJson,
+} from '../shapes/activity';
 
 /**
  * The stored slug of an activity that has none: one the old reference server deleted (its
@@ -53,9 +57,40 @@ const activityJson = (uuid: string, a: ActivityRevision): ActivityRevisionJson =
   ...changeDates(a),
 });
 
+/** A revision of an activity with who made it (a username; null: not recorded). */
+export interface ActivityChange extends ActivityRevision {
+  changed_by: string | null;
+}
+
+/** An activity row read for its history (its revisions with who made each). */
+export interface ActivityHistoryRow extends ActivityRow {
+  changed_by: string | null;
+  parents: string;
+}
+
+/**
+ * How SQL reads a revision row `r` for the history, given the SQL of a user's name (the
+ * store's): the fields `parents` shows, and who made it.
+ */
+export const activityChangeSql = (usernameOf: (id: string) => string): SqlOf<ActivityChange> => ({
+  ...ACTIVITY_REVISION_SQL,
+  changed_by: usernameOf('r.changed_by'),
+});
+
 export const toActivityJson = (row: ActivityRow): Activity =>
   withParents(activityJson(row.uuid, row), row.parents, ACTIVITY_REVISION_SQL, (p) =>
     activityJson(row.uuid, p),
   );
 
 export const activityText = (row: ActivityRow) => JSON.stringify(toActivityJson(row));
+
+/**
+ * GET /v0/activities/:uuid/history (issue 29): every revision, newest first, as it was
+ * served, each with who made it and when.
+ */
+export function toActivityHistory(row: ActivityHistoryRow): ActivityHistoryRevision[] {
+  const parents = parseSqlJsonArray(row.parents, activityChangeSql(String));
+  return [row, ...parents].map((r) =>
+    withChange(activityJson(row.uuid, r), r.changed_by, changedAt(r)),
+  );
+}

@@ -10,7 +10,7 @@ import type { Listing } from '../http/list';
 import { booleanParam, bySlugParams, pagingParams } from '../http/query';
 import { type Actor, authorize } from '../policy';
 import { parseObject } from '../validate';
-import { type LiveActivityRow, toActivityJson } from './json';
+import { type LiveActivityRow, toActivityHistory, toActivityJson } from './json';
 import { createActivitySchema, restoreActivitySchema, updateActivitySchema } from './schema';
 import type { ActivityStore } from './store';
 
@@ -47,6 +47,18 @@ export function createActivityService(deps: {
 
     get: (slug: string, query: URLSearchParams) =>
       toActivityJson(find(slug, bySlugParams(query).withParents)),
+
+    /**
+     * GET /v0/activities/:uuid/history (issue 29): every revision with who made it and
+     * when. Anyone may read activities (SPEC §3); a deleted one only with include_deleted,
+     * as in lists.
+     */
+    history(uuid: string, query: URLSearchParams) {
+      const includeDeleted = booleanParam(query, 'include_deleted');
+      const row = activities.findHistory(uuid);
+      if (!row || (row.deleted_at !== null && !includeDeleted)) throw notFound('activity');
+      return toActivityHistory(row);
+    },
 
     /** The id of the live activity with that slug, if any. */
     idOf: (slug: string) => activities.idOf(slug),

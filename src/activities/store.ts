@@ -5,9 +5,12 @@ import { readList } from '../db/list-reader';
 import type { Db } from '../db/open';
 import type { ReaderPool } from '../db/readers';
 import { columnsSql, jsonObjectSql } from '../db/sql-json';
+import { usernameSql } from '../users/store';
 import {
   ACTIVITY_REVISION_SQL,
+  type ActivityHistoryRow,
   type ActivityRow,
+  activityChangeSql,
   activityText,
   type LiveActivityRow,
   NO_SLUG,
@@ -35,6 +38,12 @@ const PARENTS = `(SELECT json_group_array(${jsonObjectSql(ACTIVITY_REVISION_SQL)
   FROM activity_revisions r WHERE r.activity_id = a.id) AS parents`;
 
 const columns = (withParents: boolean) => (withParents ? `${COLUMNS}, ${PARENTS}` : COLUMNS);
+
+/** An activity with what its history shows (ActivityHistoryRow), by uuid, deleted or not. */
+const HISTORY_BY_UUID = `SELECT ${COLUMNS}, ${usernameSql('a.changed_by')} AS changed_by,
+    (SELECT json_group_array(${jsonObjectSql(activityChangeSql(usernameSql))}
+      ORDER BY r.revision DESC) FROM activity_revisions r WHERE r.activity_id = a.id) AS parents
+  FROM activities a WHERE a.uuid = ?`;
 
 /** Lists are ordered by last change, then uuid (SPEC §6). */
 const ORDER = 'ORDER BY coalesce(a.updated_at, a.created_at), a.uuid';
@@ -65,6 +74,7 @@ export function createActivityStore(db: Db, readers: ReaderPool) {
   const bySlug = liveBySlug(false);
   const bySlugWithParents = liveBySlug(true);
   const byUuid = db.prepare(`SELECT ${COLUMNS} FROM activities a WHERE a.uuid = ?`);
+  const historyByUuid = db.prepare(HISTORY_BY_UUID);
   const liveIdsBySlug = db
     .prepare('SELECT id FROM activities WHERE slug = ? AND deleted_at IS NULL')
     .pluck();
@@ -93,6 +103,9 @@ export function createActivityStore(db: Db, readers: ReaderPool) {
 
     /** The activity with that uuid, live or deleted (a deleted one shows its last slug). */
     findByUuid: (uuid: string) => byUuid.get(uuid) as ActivityRow | undefined,
+
+    /** findByUuid with every revision and who made each (GET …/:uuid/history). */
+    findHistory: (uuid: string) => historyByUuid.get(uuid) as ActivityHistoryRow | undefined,
 
     /** The id of the live activity with that slug. */
     idOf: (slug: string) => liveIdsBySlug.get(slug) as number | undefined,

@@ -1,7 +1,7 @@
 // `timetrack admin check`: SQLite's own integrity and foreign-key checks plus the
 // invariants of our schema that no constraint expresses (revision chains, live slugs,
-// deleted users, password hashes, kept tokens, stored time and project JSON). Read-only: it
-// reports, never repairs.
+// deleted users, password hashes, kept tokens, stored time and project JSON, URIs the API
+// would refuse). Read-only: it reports, never repairs.
 
 import type { Db } from '../db/open';
 import { STALE_PROJECT_JSON_SQL } from '../projects/json-store';
@@ -14,7 +14,13 @@ import {
 } from '../times/json-sql';
 import { BCRYPT_HASH, bcryptCost, isAcceptedHash, MAX_BCRYPT_COST } from '../users/password-hash';
 import { CliError } from './cli';
-import { columnsOf, openExistingInstance } from './instance-tables';
+import {
+  columnsOf,
+  INSTANCE_TABLES,
+  type InstanceTable,
+  openExistingInstance,
+} from './instance-tables';
+import { isRefusedUri, refusedUriText, URI_COLUMNS } from './stored-uris';
 
 // Each query returns one column: a problem, as a line a person can act on.
 const INVARIANTS: readonly string[] = [
@@ -113,6 +119,40 @@ export function passwordHashProblem(username: string, hash: unknown): string | u
   return `user ${username} has ${what}: password logins always fail until \`timetrack admin set-password ${username}\``;
 }
 
+/**
+ * Every stored URI the API would refuse (stored-uris.ts): the web app would show it as
+ * text, but a client of the API might make it a link. Read in JavaScript, as the rule is
+ * the API's own (a URL parser), once per stored URI.
+ */
+function refusedUris(db: Db): string[] {
+  const problems: string[] = [];
+  const nameOf: Record<(typeof URI_COLUMNS)[number]['table'], string> = {
+    projects: "'project ' || o.uuid",
+    project_revisions:
+      "'project ' || (SELECT uuid FROM projects WHERE id = o.project_id) || ' revision ' || o.revision",
+    times: "'time ' || o.uuid",
+    time_revisions:
+      "'time ' || (SELECT uuid FROM times WHERE id = o.time_id) || ' revision ' || o.revision",
+    timers: "'timer of ' || (SELECT username FROM users WHERE id = o.user_id)",
+  };
+  for (const { table, column } of URI_COLUMNS) {
+    if (!columnsOf(db, table).includes(column)) continue; // an older schema
+    const rows = db
+      .prepare(`SELECT ${nameOf[table]}, o.${column} FROM ${table} o
+        WHERE o.${column} IS NOT NULL ORDER BY ${keyOrder(table)}`)
+      .raw()
+      .iterate() as Iterable<[string, unknown]>;
+    for (const [name, value] of rows) {
+      if (isRefusedUri(value)) problems.push(`${name}: ${column} ${refusedUriText(value)}`);
+    }
+  }
+  return problems;
+}
+
+/** A table's key order (instance-tables.ts), for rows listed in a stable order. */
+const keyOrder = (table: string) =>
+  (INSTANCE_TABLES.find((t) => t.name === table) as InstanceTable).orderBy;
+
 /** Every problem found, in a stable order; empty when the database is healthy. */
 export function findProblems(db: Db): string[] {
   const problems: string[] = [];
@@ -137,6 +177,7 @@ export function findProblems(db: Db): string[] {
     ...(columnsOf(db, 'time_month_totals').length > 0 ? MONTH_TOTALS_INVARIANTS : []),
   ];
   for (const sql of invariants) problems.push(...(db.prepare(sql).pluck().all() as string[]));
+  problems.push(...refusedUris(db));
   const hashes = db.prepare(
     'SELECT username, password_hash FROM users WHERE password_hash IS NOT NULL ORDER BY id',
   );

@@ -1,6 +1,7 @@
 // `timetrack admin import <file>`: loads an export (admin export) into an empty database,
 // keeping every id, so the result exports to the same bytes. One transaction: a file
-// that fails anywhere leaves the database as it was.
+// that fails anywhere leaves the database as it was. A URI the API would refuse (a
+// `javascript:` issue_uri) is left out and named in the summary (stored-uris.ts).
 
 import { createReadStream, existsSync } from 'node:fs';
 import type { Db } from '../db/open';
@@ -10,6 +11,7 @@ import { passwordHashProblem } from './check';
 import { CliError, openForCommand, refuseDirectory } from './cli';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportLine } from './export';
 import { createRowWriter, firstNonEmptyTable, RowShapeError } from './instance-tables';
+import { leaveOutRefusedUris } from './stored-uris';
 
 /**
  * The longest line import reads. An export's lines are far shorter (the longest field
@@ -90,6 +92,7 @@ async function importLines(
     const write = createRowWriter(db);
     let lineNo = 1;
     let rows = 0;
+    const leftOut: string[] = [];
     const transaction = openWrite(db);
     try {
       assertEmpty(db, opts.db); // checked again under the write lock
@@ -100,6 +103,10 @@ async function importLines(
         if (!line) throw new CliError(`${opts.file} line ${lineNo}: not a {"table", "row"} object`);
         const refused = refusedRow(line);
         if (refused) throw new CliError(`${opts.file} line ${lineNo}: ${refused}`);
+        for (const problem of leaveOutRefusedUris(line.table, line.row)) {
+          const uuid = typeof line.row.uuid === 'string' ? ` ${line.row.uuid}` : '';
+          leftOut.push(`line ${lineNo} (${line.table}${uuid}): ${problem}`);
+        }
         try {
           write(line.table, line.row);
         } catch (err) {
@@ -119,7 +126,13 @@ async function importLines(
       transaction.rollback();
       throw err;
     }
-    return `Imported ${rows} rows from ${opts.file} into ${opts.db}`;
+    const done = `Imported ${rows} rows from ${opts.file} into ${opts.db}`;
+    if (leftOut.length === 0) return done;
+    return [
+      done,
+      `Left out (set to null) ${leftOut.length} URI${leftOut.length === 1 ? '' : 's'} the API would refuse:`,
+      ...leftOut.map((line) => `  - ${line}`),
+    ].join('\n');
   } finally {
     db.close();
   }

@@ -5,6 +5,7 @@ import { formatDate } from '../dates';
 import { isNewUsername, isSlug } from '../identifiers';
 import { BCRYPT_HASH, bcryptCost, isAcceptedHash, MAX_BCRYPT_COST } from '../users/password-hash';
 import type { Row } from './instance-tables';
+import { keptUri } from './stored-uris';
 import { bit, chains, dates, type Report, type Write } from './timesync-node-chains';
 import type { TimesyncNodeStore } from './timesync-node-store';
 
@@ -127,7 +128,7 @@ export function copyProjects(
     for (const row of [...history, current]) byRow.set(row.id, id);
     const slugs = slugsOf.get(uuid) ?? [];
     if (slugs.length === 0) report.notes.push(`project ${uuid}: it has no slugs`);
-    const fields = (r: typeof current) => {
+    const fields = (r: typeof current, revision: number) => {
       const wanted = r.default_activity?.toLowerCase() ?? null;
       const activity = wanted === null ? null : (activityByUuid.get(wanted) ?? null);
       if (wanted !== null && activity === null && r === current) {
@@ -135,10 +136,11 @@ export function copyProjects(
           `project ${uuid}: default activity ${wanted} was not migrated; left unset`,
         );
       }
-      const { name, uri } = r;
-      return { name, uri, owner_id: null, default_activity_id: activity, ...dates(r) };
+      const uri = checkedUri(report, `project ${uuid} revision ${revision}`, 'uri', r.uri);
+      return { name: r.name, uri, owner_id: null, default_activity_id: activity, ...dates(r) };
     };
-    write('projects', { id, uuid, revision: history.length + 1, ...fields(current) });
+    const revision = history.length + 1;
+    write('projects', { id, uuid, revision, ...fields(current, revision) });
     const live = current.deleted_at === null ? 1 : 0;
     slugs.forEach((slug, position) => {
       write('project_slugs', { project_id: id, position, slug, live });
@@ -148,7 +150,7 @@ export function copyProjects(
       write('project_revisions', {
         project_id: id,
         revision: i + 1,
-        ...fields(r),
+        ...fields(r, i + 1),
         slugs: JSON.stringify(slugs),
       });
     });
@@ -214,16 +216,17 @@ export function copyTimes(old: TimesyncNodeStore, write: Write, report: Report, 
       }
       return [...ids].sort((a, b) => a - b);
     };
-    const fields = (r: typeof current) => ({
+    const fields = (r: typeof current, revision: number) => ({
       duration: r.duration,
       user_id: refs.users.get(r.user),
       project_id: refs.projects.get(r.project.toLowerCase()),
       date_worked: formatDate(r.date_worked as number), // checked by timeProblem
-      issue_uri: r.issue_uri,
+      issue_uri: checkedUri(report, `time ${uuid} revision ${revision}`, 'issue_uri', r.issue_uri),
       notes: r.notes,
       ...dates(r),
     });
-    write('times', { id, uuid, revision: history.length + 1, ...fields(current) });
+    const revision = history.length + 1;
+    write('times', { id, uuid, revision, ...fields(current, revision) });
     for (const activity_id of activityIds(current)) {
       write('time_activities', { time_id: id, activity_id });
     }
@@ -231,12 +234,18 @@ export function copyTimes(old: TimesyncNodeStore, write: Write, report: Report, 
       write('time_revisions', {
         time_id: id,
         revision: i + 1,
-        ...fields(r),
+        ...fields(r, i + 1),
         activity_ids: JSON.stringify(activityIds(r)),
       });
     });
   }
 }
+
+/** A URI as the API would keep it (stored-uris.ts); a refused one is named in the notes. */
+const checkedUri = (report: Report, what: string, column: string, value: string | null) =>
+  keptUri(value, (why) => report.notes.push(`${what}: ${column} ${why}; left out`)) as
+    | string
+    | null;
 
 function timeProblem(
   r: { user: number; project: string | null; duration: number; date_worked: number | null },

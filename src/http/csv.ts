@@ -37,14 +37,25 @@ function quality(accept: string, type: string): number {
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /**
+ * Where a spreadsheet that splits on `;` (the list separator of much of Europe) or reads
+ * the quoting differently starts a cell inside ours: after a `;` or a line break. It
+ * sees the quotes of RFC 4180 only at the start of its own cell, so a `"` there opens
+ * one, and what follows it starts the cell's text.
+ */
+const INNER_START = /([;\r\n])(?=[=+\-@\t\r"])/g;
+
+/**
  * One RFC 4180 cell: null is empty; a text a spreadsheet would take for a formula gets a
- * leading `'`; a cell holding `"`, `,`, CR or LF is quoted with `"` doubled.
+ * leading `'`, and so does any part of it that a reader splitting on `;` or on a line
+ * break would start a cell with (`x;=1+1` → `x;'=1+1`); a cell holding `"`, `,`, `;`, CR
+ * or LF is quoted with `"` doubled.
  */
 export function csvCell(value: string | number | null): string {
   if (value === null) return '';
   let text = String(value);
   if (FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  text = text.replace(INNER_START, "$1'");
+  return /[",;\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** One CSV record with its CRLF. */

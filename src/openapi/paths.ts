@@ -108,6 +108,27 @@ function restore(r: Pick<Resource, 'tag' | 'name'>, noun: string, slugs: string)
   };
 }
 
+/** GET /v0/<things>/{uuid}/history: every revision with who made it and when (issue 29). */
+function history(r: Pick<Resource, 'tag' | 'name'>, visibleTo: string) {
+  return {
+    parameters: [param('uuid')],
+    get: {
+      tags: [r.tag],
+      summary: `Every revision, newest first (the current one first): each as GET answered it then, with who made it (changed_by) and when (changed_at). Visible to ${visibleTo}; a deleted one only with include_deleted`,
+      security: queryAuth,
+      parameters: ['include_deleted', 'token'].map(param),
+      responses: {
+        ...ok('The revisions, newest first', {
+          type: 'array',
+          items: schema(`${r.name}HistoryRevision`),
+          minItems: 1,
+        }),
+        ...errors(400, 401, 404, 500),
+      },
+    },
+  };
+}
+
 const roles = resource(
   {
     tag: 'org-roles',
@@ -253,6 +274,7 @@ export const paths = {
     'project',
     'the slugs sent or, left out, those it had',
   ),
+  '/v0/projects/{uuid}/history': history({ tag: 'projects', name: 'Project' }, 'anyone'),
   '/v0/activities': activities.collection,
   '/v0/activities/{slug}': activities.one,
   '/v0/activities/{uuid}/restore': restore(
@@ -260,6 +282,11 @@ export const paths = {
     'activity',
     'the slug sent or, left out, the one it had',
   ),
+  '/v0/activities/{uuid}/history': history({ tag: 'activities', name: 'Activity' }, 'anyone'),
   '/v0/times': times.collection,
   '/v0/times/{uuid}': times.one,
+  '/v0/times/{uuid}/history': history(
+    { tag: 'times', name: 'Time' },
+    'those who may GET the entry (SPEC §3)',
+  ),
 };

@@ -6,6 +6,7 @@
 import {
   Activity,
   ActivityCreate,
+  ActivityHistoryRevision,
   ActivityRestore,
   ActivityRevision,
   ActivityUpdate,
@@ -19,13 +20,14 @@ import { OrgRole, OrgRoleCreate, OrgRoleUpdate } from '../shapes/org-role';
 import {
   Project,
   ProjectCreate,
+  ProjectHistoryRevision,
   ProjectRestore,
   ProjectRevision,
   ProjectRole,
   ProjectUpdate,
 } from '../shapes/project';
 import { GroupBy, Report, ReportRow } from '../shapes/report';
-import { Time, TimeCreate, TimeRevision, TimeUpdate } from '../shapes/time';
+import { Time, TimeCreate, TimeHistoryRevision, TimeRevision, TimeUpdate } from '../shapes/time';
 import { Timer, TimerStart, TimerStop } from '../shapes/timer';
 import { User, UserCreate, UserUpdate } from '../shapes/user';
 
@@ -45,6 +47,9 @@ export const COMPONENTS: readonly Component<Schema<unknown>>[] = [
   ActivityRevision,
   Time,
   TimeRevision,
+  ProjectHistoryRevision,
+  ActivityHistoryRevision,
+  TimeHistoryRevision,
   User,
   OrgRole,
   Token,

@@ -5,10 +5,14 @@
 // as a JSON array built in SQL from projectRevisionSql, whose keys the compiler checks
 // against ProjectRevision (the shape's, with its times as stored), and mapped here.
 import { formatDate, sqlDate } from '../dates';
-import { type ChangeTimes, withParents } from '../db/revisions';
-import type { SqlOf } from '../db/sql-json';
+import { type ChangeTimes, changedAt, withChange, withParents } from '../db/revisions';
+import { parseSqlJsonArray, type SqlOf } from '../db/sql-json';
 import { JsonText } from '../json-text';
-import type { Project, ProjectRevision as ProjectRevisionJson } from '../shapes/project';
+import type {
+  Project,
+  ProjectHistoryRevision,
+  ProjectRevision as ProjectRevisionJson,
+} from '../shapes/project';
 
 export interface ProjectRow {
   id: number;
@@ -20,14 +24,21 @@ export interface ProjectRow {
   deleted_at: number | null;
   /** The API object of the current revision, as JSON text (projectJsonSql). */
   json: string;
-  /** Who made the current revision (username; null when not recorded); with parents only. */
-  changed_by?: string | null;
   /** JSON array of earlier revisions, newest first; only when revisions were asked for. */
   parents?: string;
 }
 
+/** A project row read for its history: who made the current revision and when. */
+export interface ProjectHistoryRow extends ProjectRow {
+  /** username; null when not recorded */
+  changed_by: string | null;
+  /** ms: when the current revision was made */
+  changed_at: number;
+  parents: string;
+}
+
 /** The API object of a project's current revision (SPEC §4.1): the TimeSync shape. */
-export type ProjectJson = Omit<Project, 'changed_by' | 'parents'>;
+export type ProjectJson = Omit<Project, 'parents'>;
 
 /** The SQL of each part of the current object that is not a column of `projects p`. */
 export interface ProjectJsonSources {
@@ -56,9 +67,11 @@ export const projectJsonSql = (sources: ProjectJsonSources): SqlOf<ProjectJson> 
 
 /**
  * The fields a project shows, of its current row or of one of its revisions, as SQL reads
- * them: the times as stored (ms), no uuid (the project's).
+ * them: the times as stored (ms), no uuid (the project's); and who made it, which only the
+ * history shows (issue 29), never `parents`.
  */
-export type ProjectRevision = Omit<ProjectRevisionJson, 'uuid' | keyof ChangeTimes> & ChangeTimes;
+export type ProjectRevision = Omit<ProjectRevisionJson, 'uuid' | keyof ChangeTimes> &
+  ChangeTimes & { changed_by: string | null };
 
 /**
  * How SQL reads each field of a revision row `r` (project_revisions), given the SQL of a
@@ -80,9 +93,8 @@ export const projectRevisionSql = (
   deleted_at: 'r.deleted_at',
 });
 
-// Parents carry no users map (SPEC §4.1), and each says who made it (`changed_by`), which
-// include_revisions adds to the current object too (issue 17); every other answer keeps
-// the TimeSync shape.
+// Parents carry no users map (SPEC §4.1), and are exactly what the revision's GET
+// answered then: who made it is told by the history alone (issue 29).
 const revisionJson = (uuid: string, p: ProjectRevision): ProjectRevisionJson => ({
   name: p.name,
   slugs: p.slugs,
@@ -94,7 +106,6 @@ const revisionJson = (uuid: string, p: ProjectRevision): ProjectRevisionJson => 
   created_at: formatDate(p.created_at),
   updated_at: formatDate(p.updated_at),
   deleted_at: formatDate(p.deleted_at),
-  changed_by: p.changed_by,
 });
 
 // Only the keys matter to withParents (the revision's SQL is the store's).
@@ -104,12 +115,21 @@ const REVISION_KEYS = projectRevisionSql(String, String);
 export function toProjectJson(row: ProjectRow): JsonText | Project {
   if (row.parents === undefined) return new JsonText(row.json);
   const current = JSON.parse(row.json) as ProjectJson;
-  return withParents(
-    { ...current, changed_by: row.changed_by ?? null },
-    row.parents,
-    REVISION_KEYS,
-    (p) => revisionJson(row.uuid, p),
-  );
+  return withParents(current, row.parents, REVISION_KEYS, (p) => revisionJson(row.uuid, p));
+}
+
+/**
+ * GET /v0/projects/:uuid/history: every revision, newest first, as it was served (the
+ * current one with its users map, earlier ones without, as TimeSync keeps none), each
+ * with who made it and when.
+ */
+export function toProjectHistory(row: ProjectHistoryRow): ProjectHistoryRevision[] {
+  const current = JSON.parse(row.json) as ProjectJson;
+  const parents = parseSqlJsonArray(row.parents, REVISION_KEYS);
+  return [
+    withChange(current, row.changed_by, row.changed_at),
+    ...parents.map((p) => withChange(revisionJson(row.uuid, p), p.changed_by, changedAt(p))),
+  ];
 }
 
 /** The current slugs of a row, in the order they were sent (from its JSON, for writes). */

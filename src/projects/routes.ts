@@ -1,4 +1,4 @@
-// Handlers of /v0/projects, /v0/projects/:slug and /v0/projects/:uuid/restore.
+// Handlers of /v0/projects, /v0/projects/:slug and /v0/projects/:uuid/{restore,history}.
 import type { SignedInHandler } from '../auth/session';
 import { requestObject } from '../http/auth';
 import { writeHandlers } from '../http/handlers';
@@ -13,6 +13,8 @@ export function projectRoutes(projects: ProjectService) {
     list: (ctx, _actor) => sendList(ctx, projects.list(ctx.query)),
     get: (ctx, _actor) =>
       sendJson(ctx.res, 200, projects.get(slugFromPath(ctx.params.slug), ctx.query)),
+    history: (ctx, _actor) =>
+      sendJson(ctx.res, 200, projects.history(uuidFromPath(ctx.params.uuid), ctx.query)),
     /** POST …/:uuid/restore: the object may be left out (then the old slugs are taken). */
     restore: async (ctx, actor) => {
       const uuid = uuidFromPath(ctx.params.uuid);

@@ -16,7 +16,7 @@ import { isUsername } from '../identifiers';
 import { JsonText } from '../json-text';
 import { type Actor, authorize } from '../policy';
 import { parseObject } from '../validate';
-import { type ProjectRow, slugsOf, toProjectJson } from './json';
+import { type ProjectRow, slugsOf, toProjectHistory, toProjectJson } from './json';
 import {
   createProjectSchema,
   type ProjectInput,
@@ -114,6 +114,18 @@ export function createProjectService(deps: ProjectServiceDeps) {
       const json = projects.findJsonBySlug(slug);
       if (json === undefined) throw notFound('project');
       return new JsonText(json);
+    },
+
+    /**
+     * GET /v0/projects/:uuid/history (issue 29): every revision with who made it and
+     * when. Anyone may read projects (SPEC §3); a deleted one only with include_deleted,
+     * as in lists.
+     */
+    history(uuid: string, query: URLSearchParams) {
+      const includeDeleted = booleanParam(query, 'include_deleted');
+      const row = projects.findHistory(uuid);
+      if (!row || (row.deleted_at !== null && !includeDeleted)) throw notFound('project');
+      return toProjectHistory(row);
     },
 
     create: (actor: Actor, input: unknown) =>

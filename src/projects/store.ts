@@ -9,7 +9,13 @@ import type { ReaderPool } from '../db/readers';
 import { columnsSql, jsonObjectSql } from '../db/sql-json';
 import { NO_ROLE, type ProjectRole } from '../policy';
 import { usernameSql } from '../users/store';
-import { type ProjectRow, projectJsonSql, projectRevisionSql, projectText } from './json';
+import {
+  type ProjectHistoryRow,
+  type ProjectRow,
+  projectJsonSql,
+  projectRevisionSql,
+  projectText,
+} from './json';
 
 /** The stored fields of a project that a revision records (besides its slugs). */
 export interface ProjectFields {
@@ -61,8 +67,8 @@ const STORED = '(SELECT j.json FROM project_json j WHERE j.project_id = p.id)';
 /** A project's API JSON as lists send it (FROM projects p): the stored text, else computed. */
 const PROJECT_JSON = `coalesce(${STORED}, ${COMPUTED_PROJECT_JSON})`;
 
-/** Each column of a ProjectRow (but those only read with its parents), typed so none can be forgotten. */
-const COLUMNS = columnsSql<Omit<ProjectRow, 'changed_by' | 'parents'>>({
+/** Each column of a ProjectRow (but its parents), typed so none can be forgotten. */
+const COLUMNS = columnsSql<Omit<ProjectRow, 'parents'>>({
   id: 'p.id',
   uuid: 'p.uuid',
   name: 'p.name',
@@ -78,8 +84,12 @@ const PARENTS = `(SELECT json_group_array(
     ${jsonObjectSql(projectRevisionSql(usernameSql, liveActivitySlugSql))} ORDER BY r.revision DESC)
   FROM project_revisions r WHERE r.project_id = p.id) AS parents`;
 
-const columns = (withParents: boolean) =>
-  withParents ? `${COLUMNS}, ${usernameSql('p.changed_by')} AS changed_by, ${PARENTS}` : COLUMNS;
+const columns = (withParents: boolean) => (withParents ? `${COLUMNS}, ${PARENTS}` : COLUMNS);
+
+/** A project with what its history shows (ProjectHistoryRow), by uuid, deleted or not. */
+const HISTORY_BY_UUID = `SELECT ${COLUMNS}, ${usernameSql('p.changed_by')} AS changed_by,
+    coalesce(p.updated_at, p.created_at) AS changed_at, ${PARENTS}
+  FROM projects p WHERE p.uuid = ?`;
 
 /** The live project that holds a slug (parameter: the slug). */
 const LIVE_BY_SLUG = `FROM projects p
@@ -130,6 +140,7 @@ export function createProjectStore(db: Db, readers: ReaderPool) {
   const computedJsonBySlug = db.prepare(`SELECT ${COMPUTED_PROJECT_JSON} ${LIVE_BY_SLUG}`).pluck();
   const bySlugWithParents = liveBySlug(true);
   const byUuid = db.prepare(`SELECT ${COLUMNS} FROM projects p WHERE p.uuid = ?`);
+  const historyByUuid = db.prepare(HISTORY_BY_UUID);
   const takenSlugs = db
     .prepare(`SELECT slug FROM project_slugs WHERE live = 1 AND project_id IS NOT ?
       AND slug IN (SELECT value FROM json_each(?))`)
@@ -181,6 +192,9 @@ export function createProjectStore(db: Db, readers: ReaderPool) {
 
     /** The project with that uuid, live or deleted (a deleted one shows its last slugs). */
     findByUuid: (uuid: string) => byUuid.get(uuid) as ProjectRow | undefined,
+
+    /** findByUuid with every revision and who made each (GET …/:uuid/history). */
+    findHistory: (uuid: string) => historyByUuid.get(uuid) as ProjectHistoryRow | undefined,
 
     /** The list of GET /projects in a snapshot of its own. */
     openList: (filters: ProjectListFilters) =>

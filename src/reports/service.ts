@@ -20,11 +20,18 @@ export interface ReportServiceDeps {
 /** At most this many years from start to end. */
 const MAX_YEARS = 5;
 
-/** The date `years` later (2024-02-29 + 1 year → 2025-03-01). */
-function yearsLater(date: string, years: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCFullYear(d.getUTCFullYear() + years);
-  return d.toISOString().slice(0, 10);
+/**
+ * Whether `end` is more than `years` after `start` (29 February + 1 year is 1 March).
+ * Plain arithmetic on the YYYY-MM-DD texts: a Date past year 9999 writes `+010000-…`,
+ * which sorts below `9995-…` as text, and refused every report from 9995 on.
+ */
+function isMoreYearsAfter(start: string, end: string, years: number): boolean {
+  const year = Number(start.slice(0, 4)) + years;
+  if (year > 9999) return false; // no date the API accepts is that late
+  const y = String(year).padStart(4, '0');
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const later = start.slice(5) === '02-29' && !leap ? `${y}-03-01` : `${y}${start.slice(4)}`;
+  return end > later;
 }
 
 /** 1–3 distinct groupings, in the order given; kind 11 names the first bad value. */
@@ -52,7 +59,7 @@ export function createReportService(deps: ReportServiceDeps) {
       const { start, end } = filters;
       if (start === undefined) throw badQueryValue('start', '');
       if (end === undefined) throw badQueryValue('end', '');
-      if (end > yearsLater(start, MAX_YEARS)) throw badQueryValue('end', end);
+      if (isMoreYearsAfter(start, end, MAX_YEARS)) throw badQueryValue('end', end);
       const groupBy = groupByParam(query);
       const { rows, total } = deps.reports.report(filters, groupBy);
       return {

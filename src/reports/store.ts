@@ -1,6 +1,7 @@
 // SQL of reports: time entries grouped and summed by SQLite, on the indexes the list of
 // GET /times uses. The WHERE clause (filters and visibility) is the list's own
 // (times/store.ts timeWhere), so a report counts exactly the entries the list shows.
+import { hasSlugSql } from '../activities/store';
 import { inSnapshot, type ReaderPool } from '../db/readers';
 import { projectSlugsSql } from '../projects/store';
 import type { TimeListFilters } from '../times/store';
@@ -16,6 +17,8 @@ interface GroupSql {
   shown: (k: string) => string;
   /** What the rows are sorted by, from `k`. */
   order: (k: string) => string;
+  /** Which groups are rows at all, from `k` (every one when absent). */
+  kept?: (k: string) => string;
 }
 
 const GROUPS: Record<Grouping, GroupSql> = {
@@ -31,6 +34,11 @@ const GROUPS: Record<Grouping, GroupSql> = {
     key: () => 'ga.activity_id',
     shown: (k) => `(SELECT slug FROM activities WHERE id = ${k}) AS activity`,
     order: (k) => `activity, ${k}`,
+    // An activity the old reference server deleted has no slug (NO_SLUG), and times do
+    // not show it (times/json-store.ts): an entry counts under the activities it shows,
+    // so one that shows none is in `total` only. Its group is dropped after grouping,
+    // one lookup per group rather than per entry.
+    kept: (k) => hasSlugSql(`(SELECT slug FROM activities WHERE id = ${k})`),
   },
   user: {
     key: (r) => `${r}.user_id`,
@@ -38,10 +46,12 @@ const GROUPS: Record<Grouping, GroupSql> = {
     order: () => 'user',
   },
   day: { key: (r) => `${r}.date_worked`, shown: (k) => `${k} AS day`, order: (k) => k },
-  // ISO 8601 week-numbering year and week (2021-01-03 is in 2020-W53).
+  // ISO 8601 week-numbering year and week (2021-01-03 is in 2020-W53). 0000-01-01 and
+  // 02 are in week 52 of year -1, which SQLite writes `-001-W52`: shown as ISO 8601's
+  // expanded year, `-0001-W52` (it sorts first either way).
   week: {
     key: (r) => `strftime('%G-W%V', ${r}.date_worked)`,
-    shown: (k) => `${k} AS week`,
+    shown: (k) => `iif(${k} LIKE '-%', '-0' || substr(${k}, 2), ${k}) AS week`,
     order: (k) => k,
   },
   month: {
@@ -137,9 +147,10 @@ export function reportQuery(f: TimeListFilters, groupBy: readonly Grouping[]) {
   } else {
     inner = `${select('t')}, count(*) AS entries FROM ${from} ${join} ${clause} ${groups}`;
   }
+  const kept = keys.flatMap(({ g, k }) => GROUPS[g].kept?.(k) ?? []);
   const rowsSql = `SELECT ${keys.map(({ g, k }) => GROUPS[g].shown(k)).join(', ')}, g.duration,
       g.entries
-    FROM (${inner}) g
+    FROM (${inner}) g ${kept.length > 0 ? `WHERE ${kept.join(' AND ')}` : ''}
     ORDER BY ${keys.map(({ g, k }) => GROUPS[g].order(k)).join(', ')}`;
   const totalSql = `SELECT coalesce(sum(t.duration), 0) AS duration, count(*) AS entries
     FROM ${from} ${clause}`;

@@ -1,5 +1,5 @@
 // An activity (SPEC §4.2): as the API shows it, and as POST accepts it.
-import { name, parents, revisioned, Slug } from './common';
+import { change, name, parents, revisioned, Slug } from './common';
 import { component, type Infer, nullable, object, shown } from './kit';
 
 /**
@@ -17,6 +17,13 @@ export const Activity = component(
   shown({ ...fields, ...revisioned, parents: parents(ActivityRevision.ref) }, ['parents']),
 );
 export type Activity = Infer<typeof Activity>;
+
+/** One revision of GET /v0/activities/{uuid}/history (issue 29): as served, who and when. */
+export const ActivityHistoryRevision = component(
+  'ActivityHistoryRevision',
+  shown({ ...fields, ...revisioned, ...change }),
+);
+export type ActivityHistoryRevision = Infer<typeof ActivityHistoryRevision>;
 
 const input = { name: name(), slug: Slug.ref };
 

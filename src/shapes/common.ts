@@ -40,12 +40,19 @@ export const revisioned = {
   deleted_at: NullableDate.ref,
 };
 
-/** With include_revisions, on a time or project and each of its revisions (issues 16, 17). */
-export const changedBy = () =>
-  nullable(string(), {
-    description:
-      'With include_revisions: the username of whoever made this revision (null: not recorded)',
-  });
+/**
+ * What GET …/{uuid}/history adds to each revision (issue 29); include_revisions answers
+ * TimeSync's shape alone, so a parent is exactly what the revision's GET answered.
+ */
+export const change = {
+  changed_by: nullable(string(), {
+    description: 'The username of whoever made this revision (null: not recorded)',
+  }),
+  changed_at: string({
+    format: 'date-time',
+    description: 'When this revision was made: ISO 8601 in UTC with milliseconds',
+  }),
+};
 
 /** With include_revisions: the object's earlier revisions. */
 export const parents = <T>(revision: Schema<T>) =>

@@ -1,5 +1,5 @@
 // A project (SPEC §4.1): as the API shows it, and as POST accepts it.
-import { changedBy, httpUri, name, parents, revisioned, Slug } from './common';
+import { change, httpUri, name, parents, revisioned, Slug } from './common';
 import {
   anyOf,
   array,
@@ -31,28 +31,31 @@ const fields = {
   default_activity: nullable(string()),
 };
 
-/** An earlier revision: no users map (SPEC §4.1); who made it (issue 17). */
-export const ProjectRevision = component(
-  'ProjectRevision',
-  shown({ ...fields, ...revisioned, changed_by: changedBy() }),
-);
+/** An earlier revision: no users map (SPEC §4.1). */
+export const ProjectRevision = component('ProjectRevision', shown({ ...fields, ...revisioned }));
 export type ProjectRevision = Infer<typeof ProjectRevision>;
 
-/** `changed_by` and `parents` only with include_revisions (issue 17). */
+const users = () =>
+  record(ProjectRole.ref, { description: 'username → permissions; {} when none' });
+
+/** `parents` only with include_revisions: each exactly as it was served (SPEC §5). */
 export const Project = component(
   'Project',
-  shown(
-    {
-      ...fields,
-      users: record(ProjectRole.ref, { description: 'username → permissions; {} when none' }),
-      ...revisioned,
-      changed_by: changedBy(),
-      parents: parents(ProjectRevision.ref),
-    },
-    ['changed_by', 'parents'],
-  ),
+  shown({ ...fields, users: users(), ...revisioned, parents: parents(ProjectRevision.ref) }, [
+    'parents',
+  ]),
 );
 export type Project = Infer<typeof Project>;
+
+/**
+ * One revision of GET /v0/projects/{uuid}/history (issue 29): as served, who and when.
+ * The current revision alone has `users`: TimeSync keeps no history of the map.
+ */
+export const ProjectHistoryRevision = component(
+  'ProjectHistoryRevision',
+  shown({ ...fields, users: users(), ...revisioned, ...change }, ['users']),
+);
+export type ProjectHistoryRevision = Infer<typeof ProjectHistoryRevision>;
 
 const input = {
   name: name(),

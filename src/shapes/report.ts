@@ -25,7 +25,10 @@ export const ReportRow = component(
       user: string(), // a username
       day: string({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
       // the ISO 8601 week of date_worked (week-numbering year)
-      week: string({ pattern: '^\\d{4}-W\\d{2}$' }),
+      week: string({
+        pattern: '^-?\\d{4}-W\\d{2}$',
+        description: 'ISO 8601 week; 0000-01-01 and 02 are in -0001-W52',
+      }),
       month: string({ pattern: '^\\d{4}-\\d{2}$' }),
       ...totals,
     },

@@ -1,7 +1,7 @@
 // A time entry (SPEC §4.3): as the API shows it, and as POST accepts it.
 import {
   CalendarDate,
-  changedBy,
+  change,
   duration,
   httpUri,
   parents,
@@ -33,21 +33,22 @@ const fields = {
   notes: nullable(string()),
 };
 
-export const TimeRevision = component(
-  'TimeRevision',
-  shown({ ...revisioned, ...fields, changed_by: changedBy() }),
-);
+export const TimeRevision = component('TimeRevision', shown({ ...revisioned, ...fields }));
 export type TimeRevision = Infer<typeof TimeRevision>;
 
-/** `changed_by` and `parents` only with include_revisions (issue 16). */
+/** `parents` only with include_revisions: each exactly as it was served (SPEC §5). */
 export const Time = component(
   'Time',
-  shown({ ...revisioned, ...fields, changed_by: changedBy(), parents: parents(TimeRevision.ref) }, [
-    'changed_by',
-    'parents',
-  ]),
+  shown({ ...revisioned, ...fields, parents: parents(TimeRevision.ref) }, ['parents']),
 );
 export type Time = Infer<typeof Time>;
+
+/** One revision of GET /v0/times/{uuid}/history (issue 29): as served, who and when. */
+export const TimeHistoryRevision = component(
+  'TimeHistoryRevision',
+  shown({ ...revisioned, ...fields, ...change }),
+);
+export type TimeHistoryRevision = Infer<typeof TimeHistoryRevision>;
 
 const input = {
   duration: duration(),

@@ -11,32 +11,37 @@ import { hasSlugSql } from '../activities/store';
 import { formatJsonSql } from '../db/sql-json';
 import { projectSlugsSql } from '../projects/store';
 import { usernameSql } from '../users/store';
-import { type TimeJson, timeJsonSql } from './json';
+import { type TimeJson, type TimeJsonSources, timeHistorySql, timeJsonSql } from './json';
+
+/** How a time's fields are read from its current row (`times t`). */
+const CURRENT: TimeJsonSources = {
+  row: 't',
+  usernameOf: usernameSql,
+  projectSlugsOf: projectSlugsSql,
+  // The activity slugs of the current revision. An activity the old reference server
+  // deleted has no slug and is left out, as that server did (docs/backups.md).
+  activitySlugs: `(SELECT json_group_array(a.slug ORDER BY a.slug) FROM time_activities ta
+    JOIN activities a ON a.id = ta.activity_id
+    WHERE ta.time_id = t.id AND ${hasSlugSql('a.slug')})`,
+};
+
+/** How a revision's fields are read from its row (`time_revisions r`). */
+const REVISION: TimeJsonSources = {
+  row: 'r',
+  usernameOf: usernameSql,
+  projectSlugsOf: projectSlugsSql,
+  // The activity slugs of a revision, from the ids it kept (slugless ones left out).
+  activitySlugs: `(SELECT json_group_array(a.slug ORDER BY a.slug)
+    FROM json_each(r.activity_ids) j JOIN activities a ON a.id = j.value
+    WHERE ${hasSlugSql('a.slug')})`,
+};
 
 /** A time's API JSON computed from its rows (FROM times t), with `parents` when asked for. */
 export const computedTimeJson = (withParents: boolean) =>
-  timeJsonSql(
-    {
-      row: 't',
-      usernameOf: usernameSql,
-      projectSlugsOf: projectSlugsSql,
-      // The activity slugs of the current revision. An activity the old reference server
-      // deleted has no slug and is left out, as that server did (docs/backups.md).
-      activitySlugs: `(SELECT json_group_array(a.slug ORDER BY a.slug) FROM time_activities ta
-        JOIN activities a ON a.id = ta.activity_id
-        WHERE ta.time_id = t.id AND ${hasSlugSql('a.slug')})`,
-    },
-    {
-      row: 'r',
-      usernameOf: usernameSql,
-      projectSlugsOf: projectSlugsSql,
-      // The activity slugs of a revision, from the ids it kept (slugless ones left out).
-      activitySlugs: `(SELECT json_group_array(a.slug ORDER BY a.slug)
-        FROM json_each(r.activity_ids) j JOIN activities a ON a.id = j.value
-        WHERE ${hasSlugSql('a.slug')})`,
-    },
-    withParents,
-  );
+  timeJsonSql(CURRENT, REVISION, withParents);
+
+/** A time's history (FROM times t), computed: GET /v0/times/:uuid/history. */
+export const TIME_HISTORY_JSON = timeHistorySql(CURRENT, REVISION);
 
 /**
  * The joins that bring an entry's borrowed names beside its row `row` of time_user_rows:

@@ -2,23 +2,23 @@
 // src/shapes/time.ts. SQLite writes it (json_object) so that a listed time is one text
 // column with no JavaScript object made per row; the key list below is typed against
 // that shape, so a field added to one and not the other is a compile error.
-import { sqlDate } from '../dates';
+import { sqlDate, sqlTimestamp } from '../dates';
 import type { SqlOf } from '../db/sql-json';
 import { jsonObjectSql } from '../db/sql-json';
 import { hoursText } from '../http/csv';
 import { JsonText } from '../json-text';
-import type { Time, TimeRevision } from '../shapes/time';
+import type { Time, TimeHistoryRevision } from '../shapes/time';
 
 /** A time entry as every answer shows it: the TimeSync shape. */
-export type TimeJson = Omit<Time, 'changed_by' | 'parents'>;
+export type TimeJson = Omit<Time, 'parents'>;
 
 /**
- * With include_revisions, each revision (the current one and every parent) also says
- * who made it — the history the web app shows. `null`: not recorded (an entry migrated
- * from the old reference server). An addition of ours (issue 16), only on request, so
- * the TimeSync shape of every other answer is unchanged.
+ * One revision as GET /v0/times/:uuid/history shows it: as it was served, plus who made
+ * it (`null`: not recorded, an entry migrated from the old reference server) and when,
+ * to the millisecond. An extension of ours (issue 29): `include_revisions` answers
+ * exactly TimeSync's shape, which has neither.
  */
-export type TimeRevisionJson = TimeRevision;
+export type TimeHistoryJson = TimeHistoryRevision;
 
 /** How each field is read from `row` (`t` = times, `r` = time_revisions). */
 export interface TimeJsonSources {
@@ -51,14 +51,17 @@ const timeFieldsSql = ({
   deleted_at: sqlDate(`${row}.deleted_at`),
 });
 
-const timeRevisionFieldsSql = (sources: TimeJsonSources): SqlOf<TimeRevisionJson> => ({
+const timeHistoryFieldsSql = (sources: TimeJsonSources): SqlOf<TimeHistoryJson> => ({
   ...timeFieldsSql(sources),
   changed_by: sources.usernameOf(`${sources.row}.changed_by`),
+  // A revision was made when it was updated, the first one when it was created.
+  changed_at: sqlTimestamp(`coalesce(${sources.row}.updated_at, ${sources.row}.created_at)`),
 });
 
 /**
  * SQL of a time's API JSON (FROM times t), with `parents` — its revisions newest first,
- * read FROM time_revisions r by `revisions` — and who made each revision when asked for.
+ * read FROM time_revisions r by `revisions`, each exactly as it was once served — when
+ * asked for (SPEC §5).
  */
 export function timeJsonSql(
   current: TimeJsonSources,
@@ -66,12 +69,24 @@ export function timeJsonSql(
   withParents: boolean,
 ): string {
   if (!withParents) return jsonObjectSql(timeFieldsSql(current));
-  const parents = `(SELECT json_group_array(${jsonObjectSql(timeRevisionFieldsSql(revisions))}
+  const parents = `(SELECT json_group_array(${jsonObjectSql(timeFieldsSql(revisions))}
       ORDER BY r.revision DESC) FROM time_revisions r WHERE r.time_id = t.id)`;
   return jsonObjectSql<Time>({
-    ...timeRevisionFieldsSql(current),
+    ...timeFieldsSql(current),
     parents: `json(${parents})`,
   });
+}
+
+/**
+ * SQL of a time's history (FROM times t): a JSON array of every revision, the current
+ * one first, then those of time_revisions r newest first, each a TimeHistoryJson.
+ */
+export function timeHistorySql(current: TimeJsonSources, revisions: TimeJsonSources): string {
+  return `(SELECT json_group_array(json(h.revision) ORDER BY h.n DESC) FROM (
+      SELECT ${jsonObjectSql(timeHistoryFieldsSql(current))} AS revision, t.revision AS n
+      UNION ALL
+      SELECT ${jsonObjectSql(timeHistoryFieldsSql(revisions))}, r.revision
+        FROM time_revisions r WHERE r.time_id = t.id) h)`;
 }
 
 /** A time as the list and single queries return it: its API JSON. */

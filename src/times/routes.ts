@@ -1,4 +1,4 @@
-// Handlers of /v0/times and /v0/times/:uuid.
+// Handlers of /v0/times, /v0/times/:uuid and /v0/times/:uuid/history.
 import type { SignedInHandler } from '../auth/session';
 import { dateRangeName, wantsCsv } from '../http/csv';
 import { type RunWrite, writeHandlers } from '../http/handlers';
@@ -24,6 +24,8 @@ export function timeRoutes(times: TimeService, run?: RunWrite) {
     },
     get: (ctx, actor) =>
       sendJson(ctx.res, 200, times.get(actor, uuidFromPath(ctx.params.uuid), ctx.query)),
+    history: (ctx, actor) =>
+      sendJson(ctx.res, 200, times.history(actor, uuidFromPath(ctx.params.uuid), ctx.query)),
     ...writeHandlers<Actor>(times, (params) => uuidFromPath(params.uuid), run),
   } satisfies Record<string, SignedInHandler>;
 }

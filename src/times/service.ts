@@ -12,7 +12,7 @@ import { type Actor, authorize, NO_ROLE, type ProjectRole, permits, seesAllTimes
 import { parseObject } from '../validate';
 import { type TimeJson, timeJsonText } from './json';
 import { createTimeSchema, type UpdateTimeInput, updateTimeSchema } from './schema';
-import type { StoredTime, TimeListFilters, TimeStore } from './store';
+import type { StoredTime, TimeListFilters, TimeStore, ViewedTime } from './store';
 
 export type TimeService = ReturnType<typeof createTimeService>;
 
@@ -133,6 +133,22 @@ export function createTimeService(deps: TimeServiceDeps) {
     return { owner, ownerId: owner?.id ?? current.user_id, projectId, ids };
   };
 
+  /**
+   * A time read for GET (its JSON or its history), if this caller may see it: kind 1 when
+   * there is none (or it is deleted and include_deleted is not set), else kind 9.
+   */
+  const shown = (actor: Actor, row: ViewedTime | undefined, includeDeleted: boolean) => {
+    if (!row || (row.deleted_at !== null && !includeDeleted)) throw notFound('time');
+    // A role in the project only ever adds permission, so it is read only for a viewer
+    // the entry is not shown to without one (not its owner, not a site-wide viewer).
+    const viewing = (role: ProjectRole) =>
+      ({ do: 'view time', uuid: row.uuid, ownerId: row.user_id, role }) as const;
+    if (!permits(actor, viewing(NO_ROLE))) {
+      authorize(actor, viewing(roleOf(row.project_id, actor.id)));
+    }
+    return row;
+  };
+
   return {
     /**
      * The filters and visibility of GET /times for this caller and query (kind 11 for
@@ -148,16 +164,16 @@ export function createTimeService(deps: TimeServiceDeps) {
     get(actor: Actor, uuid: string, query: URLSearchParams) {
       const includeDeleted = booleanParam(query, 'include_deleted');
       const includeRevisions = booleanParam(query, 'include_revisions');
-      const row = times.findToView(uuid, includeRevisions);
-      if (!row || (row.deleted_at !== null && !includeDeleted)) throw notFound('time');
-      // A role in the project only ever adds permission, so it is read only for a viewer
-      // the entry is not shown to without one (not its owner, not a site-wide viewer).
-      const viewing = (role: ProjectRole) =>
-        ({ do: 'view time', uuid: row.uuid, ownerId: row.user_id, role }) as const;
-      if (!permits(actor, viewing(NO_ROLE))) {
-        authorize(actor, viewing(roleOf(row.project_id, actor.id)));
-      }
-      return timeJsonText(row);
+      return timeJsonText(shown(actor, times.findToView(uuid, includeRevisions), includeDeleted));
+    },
+
+    /**
+     * GET /v0/times/:uuid/history (issue 29): every revision with who made it and when,
+     * to exactly those who may GET the entry (include_deleted as there).
+     */
+    history(actor: Actor, uuid: string, query: URLSearchParams) {
+      const includeDeleted = booleanParam(query, 'include_deleted');
+      return timeJsonText(shown(actor, times.findHistory(uuid), includeDeleted));
     },
 
     checkNewTime,

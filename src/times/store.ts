@@ -7,7 +7,13 @@ import type { Db } from '../db/open';
 import type { ReaderPool } from '../db/readers';
 import type { ShortLists } from '../db/short-lists';
 import { type TimeRow, timeText } from './json';
-import { computedTimeJson, listedTimeJson, namesJoin, USER_ROW_OF_TIME } from './json-sql';
+import {
+  computedTimeJson,
+  listedTimeJson,
+  namesJoin,
+  TIME_HISTORY_JSON,
+  USER_ROW_OF_TIME,
+} from './json-sql';
 
 /** Lists are ordered by last change, then uuid (SPEC §6); index times_order. */
 export const TIME_ORDER = 'ORDER BY coalesce(t.updated_at, t.created_at), t.uuid';
@@ -261,6 +267,11 @@ const TIME_VIEW_WITH_PARENTS_SQL = `SELECT t.uuid, t.user_id, t.project_id, t.de
     ${computedTimeJson(true)} AS json
   FROM times t WHERE t.uuid = ?`;
 
+/** Its history (GET /v0/times/:uuid/history), computed from the plain tables. */
+const TIME_HISTORY_SQL = `SELECT t.uuid, t.user_id, t.project_id, t.deleted_at,
+    ${TIME_HISTORY_JSON} AS json
+  FROM times t WHERE t.uuid = ?`;
+
 /** A time's API JSON by id: the answer of each write, read in its transaction. */
 const TIME_JSON_BY_ID_SQL = `SELECT ${listedTimeJson('l')}
   FROM times t ${USER_ROW_OF_TIME} ${namesJoin('l')} WHERE t.id = ?`;
@@ -270,6 +281,7 @@ export function createTimeStore(db: Db, readers: ReaderPool, readShort: ShortLis
   const view = db.prepare(TIME_VIEW_SQL).raw(true);
   const viewWithParents = db.prepare(TIME_VIEW_WITH_PARENTS_SQL);
   const jsonById = db.prepare(TIME_JSON_BY_ID_SQL).pluck();
+  const viewHistory = db.prepare(TIME_HISTORY_SQL);
 
   const liveProjectBySlug = db.prepare(`SELECT p.id, da.id AS default_activity_id
       FROM project_slugs s JOIN projects p ON p.id = s.project_id
@@ -328,6 +340,9 @@ export function createTimeStore(db: Db, readers: ReaderPool, readShort: ShortLis
       const [shownUuid, user_id, project_id, deleted_at, json] = row;
       return { uuid: shownUuid, user_id, project_id, deleted_at, json };
     },
+
+    /** findToView with the JSON of its history (GET /v0/times/:uuid/history). */
+    findHistory: (uuid: string) => viewHistory.get(uuid) as ViewedTime | undefined,
 
     /**
      * The list of GET /times, its statements built once: opened in a snapshot of its own

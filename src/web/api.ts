@@ -12,16 +12,19 @@ import { waitForConnection } from './connection';
 import { currentSession, nextSessionOf, type Session, setSession, usernameOf } from './session';
 import type {
   Activity,
+  ActivityRevision,
   Info,
   Named,
   NamedFields,
   OrgRole,
   Project,
   ProjectFields,
+  ProjectRevision,
   Report,
   ReportQuery,
   Time,
   TimeFields,
+  TimeRevision,
   Timer,
   TimesQuery,
   User,
@@ -212,9 +215,11 @@ export const api = {
 
   projects: (query: { user?: string; include_deleted?: 'true' } = {}) =>
     request<Project[]>('GET', '/projects', { query }),
-  /** One project by any of its slugs, with every earlier revision. */
-  projectHistory: (slug: string) =>
-    request<Project>('GET', `/projects/${seg(slug)}`, { query: { include_revisions: 'true' } }),
+  /** Every revision of a project, newest first, with who made each and when. */
+  projectHistory: (uuid: string) =>
+    request<ProjectRevision[]>('GET', `/projects/${seg(uuid)}/history`, {
+      query: { include_deleted: 'true' },
+    }),
   project: (slug: string) => request<Project>('GET', `/projects/${seg(slug)}`),
   createProject: (object: Partial<ProjectFields> & { name: string; slugs: string[] }) =>
     request<Project>('POST', '/projects', { body: { object } }),
@@ -225,6 +230,11 @@ export const api = {
   restoreProject: (uuid: string, slugs?: string[]) =>
     request<Project>('POST', `/projects/${seg(uuid)}/restore`, { body: { object: { slugs } } }),
   activities: () => request<Activity[]>('GET', '/activities'),
+  /** Every revision of an activity, deleted or not, newest first, with who made each and when. */
+  activityHistory: (uuid: string) =>
+    request<ActivityRevision[]>('GET', `/activities/${seg(uuid)}/history`, {
+      query: { include_deleted: 'true' },
+    }),
   createActivity: (object: { name: string; slug: string }) =>
     request<Activity>('POST', '/activities', { body: { object } }),
   users: (query: { include_deleted?: 'true' } = {}) => request<User[]>('GET', '/users', { query }),
@@ -264,10 +274,10 @@ export const api = {
     const total = Number(reply.headers.get('X-Total-Count'));
     return { times: reply.body, total: Number.isFinite(total) ? total : reply.body.length };
   },
-  /** One entry, deleted or not, with every earlier revision. */
+  /** Every revision of an entry, deleted or not, newest first, with who made each and when. */
   timeHistory: (uuid: string) =>
-    request<Time>('GET', `/times/${seg(uuid)}`, {
-      query: { include_revisions: 'true', include_deleted: 'true' },
+    request<TimeRevision[]>('GET', `/times/${seg(uuid)}/history`, {
+      query: { include_deleted: 'true' },
     }),
   async createTime(object: Omit<TimeFields, 'notes' | 'issue_uri'> & Partial<TimeFields>) {
     const time = await request<Time>('POST', '/times', { body: { object } });

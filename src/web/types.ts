@@ -11,12 +11,14 @@ import type { Grouping } from '../shapes/report';
 import type { TimeCreate } from '../shapes/time';
 import type { UserCreate } from '../shapes/user';
 
+export type { ActivityHistoryRevision as ActivityRevision } from '../shapes/activity';
 export type { ErrorBody } from '../shapes/error';
 export type { Info } from '../shapes/meta';
 export type { OrgRole } from '../shapes/org-role';
-export type { Project, ProjectRevision } from '../shapes/project';
+/** One revision of a history (GET …/:uuid/history): as served, who made it and when. */
+export type { Project, ProjectHistoryRevision as ProjectRevision } from '../shapes/project';
 export type { Grouping, Report, ReportRow } from '../shapes/report';
-export type { Time, TimeRevision } from '../shapes/time';
+export type { Time, TimeHistoryRevision as TimeRevision } from '../shapes/time';
 export type { Timer } from '../shapes/timer';
 export type { User } from '../shapes/user';
 

@@ -79,6 +79,41 @@ describe('timetrack admin check', () => {
     ]);
   });
 
+  it('lists every stored URI the API would refuse (older data, an edited file)', async () => {
+    const copy = await copyOf('uris.db');
+    const edit = new Database(copy);
+    const TIMESYNC = 'b0000001-2222-4222-8222-000000000001';
+    const WEBSITE = 'b0000004-2222-4222-8222-000000000004';
+    const FIRST = 'c0000001-3333-4333-8333-000000000001';
+    // The stored JSON is marked to be computed again (NULL), as a write would leave it.
+    edit.exec(`
+      UPDATE projects SET uri = 'javascript:alert(1)' WHERE uuid = '${WEBSITE}';
+      UPDATE project_json SET json = NULL;
+      UPDATE project_revisions SET uri = 'data:text/html,x'
+        WHERE project_id = (SELECT id FROM projects WHERE uuid = '${TIMESYNC}');
+      UPDATE times SET issue_uri = 'javascript:alert(2)' WHERE uuid = '${FIRST}';
+      UPDATE time_json SET json = NULL;
+      UPDATE time_user_json SET json = NULL;
+      UPDATE time_revisions SET issue_uri = '/relative'
+        WHERE time_id = (SELECT id FROM times WHERE uuid = '${FIRST}');
+      INSERT INTO timers (user_id, project_id, date_worked, started_at, issue_uri)
+        VALUES ((SELECT id FROM users WHERE username = 'dev2'),
+          (SELECT id FROM projects WHERE uuid = '${TIMESYNC}'), '2024-01-01', 0, 'vbscript:x');
+      UPDATE times SET issue_uri = 'https://example.org/fine' WHERE uuid <> '${FIRST}';
+    `);
+    edit.close();
+    const res = await runCli(['admin', 'check', '--db', copy]);
+    assertUserError(res, new RegExp(`^timetrack: 5 problems found in ${copy}\\n$`));
+    const why = 'is not an http or https URI of at most 2048 characters';
+    assert.deepEqual(res.stdout.trimEnd().split('\n'), [
+      `project ${WEBSITE}: uri "javascript:alert(1)" ${why}`,
+      `project ${TIMESYNC} revision 1: uri "data:text/html,x" ${why}`,
+      `time ${FIRST}: issue_uri "javascript:alert(2)" ${why}`,
+      `time ${FIRST} revision 1: issue_uri "/relative" ${why}`,
+      `timer of dev2: issue_uri "vbscript:x" ${why}`,
+    ]);
+  });
+
   it('reports a gap in a revision chain', async () => {
     const gap = await copyOf('gap.db');
     const edit = new Database(gap);

@@ -168,6 +168,71 @@ describe('timetrack admin export and import', () => {
     }
   });
 
+  it('leaves out a URI the API would refuse, naming each one, and imports the rest', async () => {
+    const EVIL = 'javascript:alert(document.domain)';
+    const why = 'is not an http or https URI of at most 2048 characters';
+    const lines = readFileSync(exported, 'utf8').trimEnd().split('\n');
+    const edits: string[] = [];
+    /** Sets a column of the first row of `table` that has it set (or any row); answers its line. */
+    const set = (table: string, column: string, value: string) => {
+      const rows = lines.map((l, i) => [i, JSON.parse(l)] as const);
+      const found =
+        rows.find(([, l]) => l.table === table && l.row[column]) ??
+        rows.find(([, l]) => l.table === table);
+      const [i, line] = found as readonly [number, { row: Record<string, unknown> }];
+      line.row[column] = value;
+      lines[i] = JSON.stringify(line);
+      edits.push(`line ${i + 1} (${table}${line.row.uuid ? ` ${line.row.uuid}` : ''})`);
+    };
+    set('projects', 'uri', EVIL);
+    set('project_revisions', 'uri', 'data:text/html,<b>x</b>');
+    set('times', 'issue_uri', EVIL);
+    set('time_revisions', 'issue_uri', '/relative/path');
+    lines.push(
+      JSON.stringify({
+        table: 'timers',
+        row: {
+          user_id: 1,
+          project_id: 1,
+          activity_ids: '[]',
+          notes: null,
+          issue_uri: 'vbscript:x',
+          date_worked: '2024-01-01',
+          started_at: 0,
+        },
+      }),
+    );
+    edits.push(`line ${lines.length} (timers)`);
+    const file = join(dir, 'with-links.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const target = join(dir, 'with-links.db');
+    const res = await runCli(['admin', 'import', file, '--db', target]);
+    assert.deepEqual(res, {
+      code: 0,
+      stdout: [
+        `Imported ${lines.length - 1} rows from ${file} into ${target}`,
+        'Left out (set to null) 5 URIs the API would refuse:',
+        `  - ${edits[0]}: uri "${EVIL}" ${why}`,
+        `  - ${edits[1]}: uri "data:text/html,<b>x</b>" ${why}`,
+        `  - ${edits[2]}: issue_uri "${EVIL}" ${why}`,
+        `  - ${edits[3]}: issue_uri "/relative/path" ${why}`,
+        `  - ${edits[4]}: issue_uri "vbscript:x" ${why}`,
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+    // Every other value as it was; the five are null; admin check is satisfied.
+    const again = (await runCli(['admin', 'export', '--db', target])).stdout.trimEnd().split('\n');
+    const differing = again.filter((l, i) => l !== lines[i]).map((l) => JSON.parse(l).row);
+    assert.equal(differing.length, 5);
+    for (const row of differing) assert.equal('uri' in row ? row.uri : row.issue_uri, null);
+    assert.deepEqual(await runCli(['admin', 'check', '--db', target]), {
+      code: 0,
+      stdout: 'ok\n',
+      stderr: '',
+    });
+  });
+
   it('refuses a database that is not empty, writing nothing', async () => {
     const target = join(dir, 'restored.db'); // filled by the previous test
     const res = await runCli(['admin', 'import', exported, '--db', target]);

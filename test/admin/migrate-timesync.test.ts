@@ -196,7 +196,6 @@ describe('timetrack migrate-from-timesync-node', () => {
       created_at: '2016-01-04',
       updated_at: '2016-02-01',
       deleted_at: null,
-      changed_by: null, // not recorded by the old server
       parents: [
         {
           name: 'Timesync',
@@ -209,10 +208,15 @@ describe('timetrack migrate-from-timesync-node', () => {
           created_at: '2016-01-04',
           updated_at: null,
           deleted_at: null,
-          changed_by: null,
         },
       ],
     });
+    // The old server did not record who made a revision.
+    const history = await api.get(`/projects/${PROJECT.timesync}/history`, admin);
+    assert.deepEqual(
+      history.body.map((r: { changed_by: unknown }) => r.changed_by),
+      [null, null],
+    );
     const gwm = await api.get('/projects/ganeti-webmgr', admin, { include_revisions: true });
     assert.deepEqual(
       [gwm.body.uuid, gwm.body.users, gwm.body.parents[0].uri],
@@ -267,7 +271,6 @@ describe('timetrack migrate-from-timesync-node', () => {
       created_at: '2016-04-01',
       updated_at: '2016-05-10',
       deleted_at: null,
-      changed_by: null, // the old server did not record who made a revision
       parents: [
         {
           uuid: TIME.first,
@@ -282,10 +285,21 @@ describe('timetrack migrate-from-timesync-node', () => {
           created_at: '2016-04-01',
           updated_at: null,
           deleted_at: null,
-          changed_by: null,
         },
       ],
     });
+    // The old server did not record who made a revision; each one was made on its date.
+    const history = await api.get(`/times/${TIME.first}/history`, admin);
+    assert.deepEqual(
+      history.body.map((r: { changed_by: unknown; changed_at: string }) => [
+        r.changed_by,
+        r.changed_at.slice(0, 10),
+      ]),
+      [
+        [null, '2016-05-10'],
+        [null, '2016-04-01'],
+      ],
+    );
     const all = await api.get('/times', admin, { include_deleted: true });
     assert.equal(all.body.length, 7);
     assert.equal((await api.get('/times', admin)).body.length, 6);
@@ -488,6 +502,45 @@ describe('timetrack migrate-from-timesync-node: activities the old server delete
     );
   });
 
+  it('groups a report by activity as GET /times shows the entries: never by a missing slug', async () => {
+    const query = { start: '2016-01-01', end: '2016-12-31', include_deleted: true };
+    const times = (await api.get('/times', admin, query)).body as {
+      uuid: string;
+      activities: string[];
+      duration: number;
+    }[];
+    assert.deepEqual(times.find((t) => t.uuid === DELETED_TIME)?.activities, []);
+    // Each entry under every activity it shows (SPEC §11); one that shows none, in total only.
+    const expected = new Map<string, { duration: number; entries: number }>();
+    for (const t of times) {
+      for (const activity of t.activities) {
+        const row = expected.get(activity) ?? { duration: 0, entries: 0 };
+        expected.set(activity, { duration: row.duration + t.duration, entries: row.entries + 1 });
+      }
+    }
+    for (const format of ['json', 'csv']) {
+      const res = await api.get('/reports', admin, { ...query, group_by: 'activity', format });
+      assert.equal(res.status, 200, res.text);
+      if (format === 'csv') {
+        assert.ok(!res.text.includes('\r\n,'), 'no row of an empty activity');
+        continue;
+      }
+      assert.deepEqual(
+        res.body.rows,
+        [...expected]
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([activity, totals]) => ({
+            activity,
+            ...totals,
+          })),
+      );
+      assert.deepEqual(res.body.total, {
+        duration: times.reduce((sum, t) => sum + t.duration, 0),
+        entries: times.length,
+      });
+    }
+  });
+
   it('never reaches them by slug: their old slugs are free for new activities', async () => {
     for (const slug of ['trips', 'travel', 'hiring']) {
       for (const include_deleted of [false, true]) {
@@ -582,5 +635,47 @@ describe('timetrack migrate-from-timesync-node: activities the old server delete
     const res = await runCli(['admin', 'check', '--db', broken]);
     assertUserError(res, /^timetrack: 1 problem found in /);
     assert.equal(res.stdout, `activity ${ACTIVITY.travel} is live but has no slug\n`);
+  });
+});
+
+describe('timetrack migrate-from-timesync-node: links the API would refuse', () => {
+  const EVIL = 'javascript:alert(document.domain)';
+  const WEBSITE = 'b0000004-2222-4222-8222-000000000004';
+  const dir = tempDir();
+  const dbFile = join(dir, 'timetrack.db');
+  let summary: string;
+  let running: RunningServer;
+  let api: Api;
+  let admin: string;
+
+  before(async () => {
+    const oldFile = createTimesyncNodeDatabase(dir);
+    const old = new Database(oldFile);
+    // The old server wrote issue_uri and uri as it found them.
+    old.prepare('UPDATE projects SET uri = ? WHERE id = 4').run(EVIL);
+    old.prepare("UPDATE projects SET uri = '' WHERE id = 2").run();
+    old.prepare('UPDATE times SET issue_uri = ? WHERE id = 2').run(EVIL);
+    old.prepare("UPDATE times SET issue_uri = 'ftp://example.org/1' WHERE id = 1").run();
+    old.close();
+    ({ summary, running, api, admin } = await migrateAndServe(oldFile, dbFile));
+  });
+  after(() => running?.close());
+
+  it('leaves them out and names each one in the summary', async () => {
+    const refused = summary.split('\n').filter((line) => line.includes(' URI '));
+    const why = 'is not an http or https URI of at most 2048 characters; left out';
+    assert.deepEqual(refused, [
+      `  - project ${WEBSITE} revision 1: uri "${EVIL}" ${why}`,
+      `  - time ${TIME.first} revision 2: issue_uri "${EVIL}" ${why}`,
+      `  - time ${TIME.first} revision 1: issue_uri "ftp://example.org/1" ${why}`,
+    ]);
+    const website = await api.get('/projects/website', admin);
+    assert.equal(website.body.uri, null);
+    const gwm = await api.get('/projects/gwm', admin, { include_revisions: true });
+    assert.equal(gwm.body.parents[0].uri, null, "'' is null, as the API takes it");
+    const time = await api.get(`/times/${TIME.first}`, admin, { include_revisions: true });
+    assert.deepEqual([time.body.issue_uri, time.body.parents[0].issue_uri], [null, null]);
+    const check = await runCli(['admin', 'check', '--db', dbFile]);
+    assert.deepEqual(check, { code: 0, stdout: 'ok\n', stderr: '' });
   });
 });

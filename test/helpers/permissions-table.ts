@@ -59,6 +59,12 @@ export const RULES: readonly Rule[] = [
   { id: 'projects.list', endpoint: 'GET /v0/projects', target: 'all projects', allowed: ALL },
   { id: 'projects.get', endpoint: 'GET /v0/projects/:slug', target: 'project P', allowed: ALL },
   {
+    id: 'projects.history',
+    endpoint: 'GET /v0/projects/:uuid/history',
+    target: 'project P',
+    allowed: ALL,
+  },
+  {
     id: 'projects.create',
     endpoint: 'POST /v0/projects',
     target: 'a new project',
@@ -112,6 +118,12 @@ export const RULES: readonly Rule[] = [
   {
     id: 'activities.get',
     endpoint: 'GET /v0/activities/:slug',
+    target: 'an activity',
+    allowed: ALL,
+  },
+  {
+    id: 'activities.history',
+    endpoint: 'GET /v0/activities/:uuid/history',
     target: 'an activity',
     allowed: ALL,
   },
@@ -182,6 +194,27 @@ export const RULES: readonly Rule[] = [
   {
     id: 'times.get.otherProject',
     endpoint: 'GET /v0/times/:uuid',
+    target: "qmember's time in Q",
+    allowed: ['admin', 'sitemgr', 'sitespec'],
+    refusal: 'view time {uuid}',
+  },
+  {
+    id: 'times.history.own',
+    endpoint: 'GET /v0/times/:uuid/history',
+    target: "member's time in P",
+    allowed: ['admin', 'sitemgr', 'sitespec', 'projmgr', 'member', 'spectator'],
+    refusal: 'view time {uuid}',
+  },
+  {
+    id: 'times.history.others',
+    endpoint: 'GET /v0/times/:uuid/history',
+    target: "member2's time in P",
+    allowed: ['admin', 'sitemgr', 'sitespec', 'projmgr', 'spectator'],
+    refusal: 'view time {uuid}',
+  },
+  {
+    id: 'times.history.otherProject',
+    endpoint: 'GET /v0/times/:uuid/history',
     target: "qmember's time in Q",
     allowed: ['admin', 'sitemgr', 'sitespec'],
     refusal: 'view time {uuid}',

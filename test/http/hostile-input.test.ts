@@ -270,8 +270,9 @@ describe('hostile input', () => {
     return pattern.replace(/:(\w+)/g, (_, name: string) => {
       if (override !== undefined) return override;
       if (name === 'username') return ids.username as string;
-      if (pattern === '/v0/projects/:uuid/restore') return ids.deletedProject ?? NO_UUID;
-      if (pattern === '/v0/activities/:uuid/restore') return ids.deletedActivity ?? NO_UUID;
+      // Restore and history: a deleted object's uuid.
+      if (pattern.startsWith('/v0/projects/:uuid/')) return ids.deletedProject ?? NO_UUID;
+      if (pattern.startsWith('/v0/activities/:uuid/')) return ids.deletedActivity ?? NO_UUID;
       if (name === 'uuid') return ids.time ?? NO_UUID;
       if (pattern.startsWith('/v0/users/org-roles')) return ids.role as string;
       if (pattern.startsWith('/v0/projects')) return ids.project ?? 'no-such-project';

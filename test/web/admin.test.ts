@@ -161,6 +161,25 @@ describe('the web app: administration', { skip }, () => {
     // The list is read again after the status shows: wait for the row, then count it.
     await page.getByRole('button', { name: 'Edit Reviews' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Edit Reviews' }).count(), 1);
+    // Its history: who made each revision and when (GET /activities/:uuid/history).
+    await page.getByRole('button', { name: 'History of Reviews' }).click();
+    const history = page.getByRole('dialog', { name: 'Activity history' });
+    const rows = history.locator('tbody tr');
+    await rows.nth(2).waitFor();
+    const revisions = [];
+    for (const row of await rows.all())
+      revisions.push(await row.locator('th, td').allTextContents());
+    assert.deepEqual(
+      revisions.map((r) => [r[0], r[2], r[3], r[4]]),
+      [
+        ['3', siteManager.username, 'Reviews', 'code-review'],
+        ['2', siteManager.username, 'Reviews', 'code-review'],
+        ['1', siteManager.username, 'Code Review', 'code-review'],
+      ],
+    );
+    assert.match(revisions[0]?.[1] as string, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    assert.deepEqual(await axeViolations(page), [], 'activity history');
+    await history.getByRole('button', { name: 'Close' }).click();
 
     await page.getByRole('link', { name: 'Roles' }).click();
     await page.getByRole('heading', { name: 'Organization roles' }).waitFor();

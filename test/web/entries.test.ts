@@ -4,11 +4,18 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { openDatabase } from '../../src/db/open';
+import type { Reply } from '../helpers/api';
 import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
 import { browserSuite, newPage, signIn, skipReason } from './browser';
 
 const skip = skipReason();
+
+const ok = (res: Reply) => {
+  assert.equal(res.status, 200, res.text);
+  return res.body;
+};
 
 describe('the web app: entries and profile', { skip }, () => {
   let server: TestServer;
@@ -149,7 +156,47 @@ describe('the web app: entries and profile', { skip }, () => {
       (await cells(2)).filter((_, i) => i !== 1),
       ['1', 'alice', '2023-12-31', '1:00'],
     );
+    // When each revision was made, to the second (GET /times/:uuid/history, issue 29).
+    for (const i of [0, 1, 2]) {
+      assert.match((await cells(i))[1] as string, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    }
     await history.getByRole('button', { name: 'Close' }).click();
+    await page.context().close();
+  });
+
+  it('links only http and https issue URIs; any other stored one is shown as text', async () => {
+    const good = await book(alice, '2023-11-01', 10, 'good link');
+    const bad = await book(alice, '2023-11-02', 10, 'bad link');
+    ok(
+      await server.api.post(`/times/${good.uuid}`, alice.token, {
+        issue_uri: 'https://example.org/issues/7',
+      }),
+    );
+    // The API refuses such a URI; older data (an import, a migration) may still hold one.
+    const evil = 'javascript:alert(document.domain)';
+    const db = openDatabase(server.dbFile);
+    try {
+      const id = db.prepare('SELECT id FROM times WHERE uuid = ?').pluck().get(bad.uuid);
+      db.prepare('UPDATE times SET issue_uri = ? WHERE id = ?').run(evil, id);
+      db.prepare('UPDATE time_json SET json = NULL WHERE time_id = ?').run(id);
+      db.prepare('UPDATE time_user_json SET json = NULL WHERE time_id = ?').run(id);
+    } finally {
+      db.close();
+    }
+    assert.equal((await server.api.get(`/times/${bad.uuid}`, alice.token)).body.issue_uri, evil);
+    const page = await newPage(browser);
+    await signIn(
+      page,
+      `${server.url}/entries?start=2023-11-01&end=2023-11-02`,
+      alice.username,
+      alice.password,
+    );
+    await page.getByText('Entries 1–2 of 2').waitFor();
+    await page.getByText(`issue: ${evil}`).waitFor();
+    const hrefs = await page
+      .locator('td.notes a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    assert.deepEqual(hrefs, ['https://example.org/issues/7']);
     await page.context().close();
   });
 

@@ -2,7 +2,8 @@
 // managed by site managers and admins (SPEC §3): create, rename or re-slug, delete. A
 // refusal (a slug that exists, a role still held, an activity still used) is shown as
 // the server words it, at the field it names. Activities are soft deleted: "Deleted too"
-// (`?deleted=1`) lists those as well, with Restore (org roles are deleted for good).
+// (`?deleted=1`) lists those as well, with Restore (org roles are deleted for good), and
+// everyone may open an activity's history (who changed what, and when).
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api, errorText, type NamedKind } from '../api';
 import { reloadCatalog, useCatalog } from '../base/catalog';
@@ -13,6 +14,7 @@ import { ScrollBox } from '../base/ScrollBox';
 import { slugOf } from '../base/slug';
 import { navigate } from '../router';
 import type { Named, NamedFields } from '../types';
+import { ActivityHistory } from './ActivityHistory';
 
 const FIELDS = ['name', 'slug'];
 
@@ -34,9 +36,12 @@ export function NamedList(props: {
   const [editing, setEditing] = useState<string | undefined>();
   const [deleting, setDeleting] = useState<Named | undefined>();
   const [restoring, setRestoring] = useState<Named | undefined>();
+  const [showing, setShowing] = useState<string | undefined>(); // an activity's uuid
   const [version, setVersion] = useState(0);
   const may = !!catalog && (catalog.me.site_admin || catalog.me.site_manager);
   const softDeleted = props.kind === 'activities';
+  // Activities have a history to show to everyone; org roles only actions for managers.
+  const actions = may || softDeleted;
   const deletedToo = softDeleted && props.query.get('deleted') === '1';
   const path = `/${props.kind}`;
 
@@ -116,7 +121,7 @@ export function NamedList(props: {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Slug</th>
-                {may && <th scope="col">Actions</th>}
+                {actions && <th scope="col">Actions</th>}
               </tr>
             </thead>
             <tbody>
@@ -143,9 +148,9 @@ export function NamedList(props: {
                       {item.deleted_at && <span class="badge">deleted</span>}
                     </td>
                     <td>{item.slug ?? '—'}</td>
-                    {may && (
+                    {actions && (
                       <td class="row-actions">
-                        {item.deleted_at ? (
+                        {!may ? null : item.deleted_at ? (
                           <button
                             type="button"
                             aria-label={`Restore ${item.name}`}
@@ -171,6 +176,15 @@ export function NamedList(props: {
                             </button>
                           </>
                         )}
+                        {softDeleted && item.uuid && (
+                          <button
+                            type="button"
+                            aria-label={`History of ${item.name}`}
+                            onClick={() => setShowing(item.uuid)}
+                          >
+                            History
+                          </button>
+                        )}
                       </td>
                     )}
                   </tr>
@@ -188,6 +202,7 @@ export function NamedList(props: {
         no="Keep it"
         onAnswer={remove}
       />
+      {softDeleted && <ActivityHistory uuid={showing} onClose={() => setShowing(undefined)} />}
       <RestoreDialog
         what={restoring && `${props.one} ${restoring.name}`}
         field="slug"

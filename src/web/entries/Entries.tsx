@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, onTimeChange, type Time, type User } from '../api';
 import { activityName, mayDelete, mayEdit, projectOf, useCatalog } from '../base/catalog';
 import { formatDuration } from '../base/duration';
+import { isWebUri } from '../base/links';
 import { ScrollBox } from '../base/ScrollBox';
 import { EntryDialog, type EntryView } from '../entry/EntryDialog';
 import { navigate } from '../router';
@@ -132,9 +133,13 @@ export function Entries(props: { username: string; query: URLSearchParams }) {
                           {t.issue_uri && (
                             <>
                               {t.notes ? ' ' : ''}
-                              <a href={t.issue_uri} rel="noreferrer noopener" target="_blank">
-                                issue
-                              </a>
+                              {isWebUri(t.issue_uri) ? (
+                                <a href={t.issue_uri} rel="noreferrer noopener" target="_blank">
+                                  issue
+                                </a>
+                              ) : (
+                                <span>issue: {t.issue_uri}</span>
+                              )}
                             </>
                           )}
                         </td>

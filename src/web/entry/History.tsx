@@ -1,18 +1,19 @@
 // A time entry's history: every revision, newest first, with who made it and when
-// (GET /v0/times/:uuid?include_revisions=true&include_deleted=true).
+// (GET /v0/times/:uuid/history?include_deleted=true).
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorText, type Time } from '../api';
+import { api, errorText, type TimeRevision } from '../api';
 import { activityName, type Catalog, projectOf } from '../base/catalog';
+import { formatInstant } from '../base/dates';
 import { formatDuration } from '../base/duration';
 import { ScrollBox } from '../base/ScrollBox';
 
 export function History(props: { uuid: string; catalog: Catalog; onClose: () => void }) {
-  const [time, setTime] = useState<Time | undefined>();
+  const [revisions, setRevisions] = useState<TimeRevision[] | undefined>();
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
-    api.timeHistory(props.uuid).then(setTime, (err) => setError(errorText(err)));
+    api.timeHistory(props.uuid).then(setRevisions, (err) => setError(errorText(err)));
   }, [props.uuid]);
-  const revisions = time ? [time, ...(time.parents ?? [])] : [];
+  const time = revisions?.[0];
   const { projects, activities } = props.catalog;
   return (
     <div class="history">
@@ -40,10 +41,10 @@ export function History(props: { uuid: string; catalog: Catalog; onClose: () => 
               </tr>
             </thead>
             <tbody>
-              {revisions.map((r) => (
+              {revisions?.map((r) => (
                 <tr key={r.revision}>
                   <th scope="row">{r.revision}</th>
-                  <td class="nowrap">{r.updated_at ?? r.created_at}</td>
+                  <td class="nowrap">{formatInstant(r.changed_at)}</td>
                   <td>{r.changed_by ?? 'not recorded'}</td>
                   <td class="nowrap">{r.date_worked}</td>
                   <td class="num">{formatDuration(r.duration)}</td>

@@ -22,7 +22,7 @@ export function ProjectPage(props: { username: string; slug: string }) {
 
   useEffect(() => {
     if (creating) return;
-    api.projectHistory(props.slug).then(setProject, (err) => setError(errorText(err)));
+    api.project(props.slug).then(setProject, (err) => setError(errorText(err)));
   }, [props.slug, version]);
 
   const back = (
@@ -102,7 +102,7 @@ export function ProjectPage(props: { username: string; slug: string }) {
           </button>
         </div>
       )}
-      {project && <ProjectHistory project={project} />}
+      {project && <ProjectHistory uuid={project.uuid} version={project.revision} />}
       <Confirm
         open={deleting}
         label="Delete the project?"

@@ -321,6 +321,43 @@ describe('revisions', () => {
     assert.deepEqual(none.body.parents, []);
   });
 
+  it('answers the history: every revision as served, with who made it and when', async () => {
+    const activity = await createActivity(server, { name: 'One' }, siteManager.token);
+    const second = await server.api.post(`/activities/${activity.slug}`, admin, { name: 'Two' });
+    const path = `/activities/${activity.uuid}/history`;
+    const res = await server.api.get(path, plain.token);
+    assert.equal(res.status, 200, res.text);
+    const strip = ({ changed_by, changed_at, ...rest }: Record<string, unknown>) => rest;
+    assert.deepEqual(res.body.map(strip), [second.body, activity]);
+    assert.deepEqual(
+      res.body.map((r: { changed_by: string }) => r.changed_by),
+      ['admin', siteManager.username],
+    );
+    for (const r of res.body as { changed_at: string }[]) {
+      assert.match(r.changed_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      assert.ok(Math.abs(Date.parse(r.changed_at) - Date.now()) < 60_000, r.changed_at);
+    }
+    // include_revisions keeps TimeSync's shape: no changed_by anywhere.
+    const revisions = await server.api.get(`/activities/${activity.slug}`, plain.token, {
+      include_revisions: true,
+    });
+    assert.deepEqual(revisions.body, { ...second.body, parents: [activity] });
+    // Deleted: only with include_deleted; unknown: kind 1; a slug for a uuid: kind 5.
+    assert.equal((await server.api.del(`/activities/${activity.slug}`, admin)).status, 200);
+    assert.deepEqual((await server.api.get(path, plain.token)).body, notFoundBody('activity'));
+    const deleted = await server.api.get(path, plain.token, { include_deleted: true });
+    assert.deepEqual(deleted.body.map(strip), [{ ...second.body, deleted_at: today() }, activity]);
+    assert.deepEqual(
+      (await server.api.get('/activities/0b0b0b0b-0b0b-4b0b-8b0b-0b0b0b0b0b0b/history', admin))
+        .body,
+      notFoundBody('activity'),
+    );
+    assert.deepEqual(
+      (await server.api.get(`/activities/${activity.slug}/history`, admin)).body,
+      invalidIdentifierBody('uuid', activity.slug),
+    );
+  });
+
   it('records who made every revision (changed_by) in the database', async () => {
     const activity = await createActivity(server, {}, siteManager.token);
     await server.api.post(`/activities/${activity.slug}`, admin, { name: 'By admin' });

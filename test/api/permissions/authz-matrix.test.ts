@@ -128,6 +128,10 @@ describe('authorization matrix (SPEC §3)', () => {
         return { method: 'GET', path: '/projects' };
       case 'projects.get':
         return { method: 'GET', path: '/projects/p' };
+      case 'projects.history': {
+        const { uuid } = ok(await server.api.get('/projects/p', admin), 'P');
+        return { method: 'GET', path: `/projects/${uuid}/history` };
+      }
       case 'projects.create': {
         const slug = fresh('new');
         return { method: 'POST', path: '/projects', body: { name: slug, slugs: [slug] } };
@@ -162,6 +166,10 @@ describe('authorization matrix (SPEC §3)', () => {
         return { method: 'GET', path: '/activities' };
       case 'activities.get':
         return { method: 'GET', path: '/activities/act' };
+      case 'activities.history': {
+        const { uuid } = ok(await server.api.get('/activities/act', admin), 'act');
+        return { method: 'GET', path: `/activities/${uuid}/history` };
+      }
       case 'activities.create': {
         const slug = fresh('act');
         return { method: 'POST', path: '/activities', body: { name: slug, slug } };
@@ -198,6 +206,12 @@ describe('authorization matrix (SPEC §3)', () => {
       case 'times.get.otherProject': {
         const uuid = timeOf(rule.id);
         return { method: 'GET', path: `/times/${uuid}`, names: { uuid } };
+      }
+      case 'times.history.own':
+      case 'times.history.others':
+      case 'times.history.otherProject': {
+        const uuid = timeOf(rule.id);
+        return { method: 'GET', path: `/times/${uuid}/history`, names: { uuid } };
       }
       case 'times.create.self':
       case 'times.create.other': {

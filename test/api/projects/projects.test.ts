@@ -125,16 +125,11 @@ describe('creating projects', () => {
       (listed.body as { uuid: string }[]).find((p) => p.uuid === got.body.uuid),
     );
     assert.ok(listed.text.includes(text), 'the list carries the same bytes');
-    const history = await server.api.get(`/projects/${slug}`, admin, { include_revisions: true });
-    assert.deepEqual(
-      { ...history.body, changed_by: undefined, parents: undefined },
-      {
-        ...got.body,
-        changed_by: undefined,
-        parents: undefined,
-      },
-    );
-    assert.equal(history.body.changed_by, 'admin');
+    const revisions = await server.api.get(`/projects/${slug}`, admin, { include_revisions: true });
+    assert.deepEqual(revisions.body, { ...got.body, parents: [] });
+    const history = await server.api.get(`/projects/${got.body.uuid}/history`, admin);
+    assert.equal(history.body[0].name, name);
+    assert.equal(history.body[0].changed_by, 'admin');
   });
 
   it('sets optional fields to null and users to {} when not sent', async () => {
@@ -582,8 +577,8 @@ describe('revisions', () => {
     });
     const s1 = project.slugs[0] as string;
     const s2 = uniqueSlug('rev');
-    await server.api.post(`/projects/${s1}`, admin, { name: 'Second' });
-    await server.api.post(`/projects/${s1}`, siteManager.token, { slugs: [s2, s1] });
+    const second = await server.api.post(`/projects/${s1}`, admin, { name: 'Second' });
+    const third = await server.api.post(`/projects/${s1}`, siteManager.token, { slugs: [s2, s1] });
     const last = await server.api.post(`/projects/${s2}`, admin, {
       uri: null,
       owner: plain.username,
@@ -599,12 +594,7 @@ describe('revisions', () => {
       deleted_at: null,
       default_activity: null,
     };
-    // With revisions, each one says who made it: the admin made 2 and 4, the site manager 3.
-    assert.deepEqual(res.body, {
-      ...last.body,
-      changed_by: ADMIN.username,
-      parents: res.body.parents,
-    });
+    assert.deepEqual(res.body, { ...last.body, parents: res.body.parents });
     assert.deepEqual(res.body.parents, [
       {
         ...base,
@@ -614,7 +604,6 @@ describe('revisions', () => {
         owner: null,
         revision: 3,
         updated_at: today(),
-        changed_by: siteManager.username,
       },
       {
         ...base,
@@ -624,7 +613,6 @@ describe('revisions', () => {
         owner: null,
         revision: 2,
         updated_at: today(),
-        changed_by: ADMIN.username,
       },
       {
         ...base,
@@ -634,13 +622,29 @@ describe('revisions', () => {
         owner: null,
         revision: 1,
         updated_at: null,
-        changed_by: ADMIN.username,
       },
     ]);
+    // Each parent is the answer its revision once was, less the users map (SPEC §4.1).
+    const served = [third.body, second.body, project].map(({ users, ...rest }) => rest);
+    assert.equal(JSON.stringify(res.body.parents), JSON.stringify(served));
 
     const list = await server.api.get('/projects', admin, { include_revisions: '' });
     const inList = list.body.find((p: { uuid: string }) => p.uuid === project.uuid);
     assert.deepEqual(inList, res.body);
+
+    // Who made each revision and when: the history (issue 29), to anyone, like GET.
+    const history = await server.api.get(`/projects/${project.uuid}/history`, plain.token);
+    assert.equal(history.status, 200, history.text);
+    const strip = ({ changed_by, changed_at, ...rest }: Record<string, unknown>) => rest;
+    assert.deepEqual(history.body.map(strip), [last.body, ...served]);
+    assert.deepEqual(
+      history.body.map((r: { changed_by: string }) => r.changed_by),
+      [ADMIN.username, siteManager.username, ADMIN.username, ADMIN.username],
+    );
+    for (const r of history.body as { changed_at: string }[]) {
+      assert.match(r.changed_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      assert.ok(Math.abs(Date.parse(r.changed_at) - Date.now()) < 60_000, r.changed_at);
+    }
   });
 
   it('shows parents: [] for a project without history, and no parents unless asked', async () => {
@@ -649,9 +653,33 @@ describe('revisions', () => {
       include_revisions: 1,
     });
     assert.deepEqual(res.body.parents, []);
+    assert.ok(!('changed_by' in res.body), 'TimeSync shape: no changed_by');
     const plainGet = await server.api.get(`/projects/${project.slugs[0]}`, admin);
-    assert.ok(!('changed_by' in plainGet.body), 'changed_by only with include_revisions');
+    assert.ok(!('changed_by' in plainGet.body), 'no changed_by');
     assert.equal('parents' in plainGet.body, false);
+  });
+
+  it('answers a deleted project’s history only with include_deleted', async () => {
+    const project = await createProject(server);
+    const slug = project.slugs[0] as string;
+    assert.equal((await server.api.del(`/projects/${slug}`, admin)).status, 200);
+    const path = `/projects/${project.uuid}/history`;
+    assert.deepEqual((await server.api.get(path, plain.token)).body, notFoundBody('project'));
+    const res = await server.api.get(path, plain.token, { include_deleted: true });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(
+      res.body.map((r: Record<string, unknown>) => [r.revision, r.deleted_at, r.changed_by]),
+      [[1, today(), ADMIN.username]],
+    );
+    const unknown = '0b0b0b0b-0b0b-4b0b-8b0b-0b0b0b0b0b0b';
+    assert.deepEqual(
+      (await server.api.get(`/projects/${unknown}/history`, plain.token)).body,
+      notFoundBody('project'),
+    );
+    assert.deepEqual(
+      (await server.api.get(`/projects/${slug}/history`, plain.token)).body,
+      invalidIdentifierBody('uuid', slug),
+    );
   });
 
   it('records who made every revision (changed_by) in the database', async () => {

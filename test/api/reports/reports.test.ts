@@ -351,6 +351,61 @@ describe('GET /v0/reports', () => {
     assert.equal(ok.status, 200, ok.text);
   });
 
+  it('reports on any date the API accepts, years 0000 to 9999', async () => {
+    await post('/projects', {
+      name: 'Edges',
+      slugs: ['edges'],
+      users: { member: { member: true } },
+    });
+    for (const day of ['0000-01-01', '0000-02-29', '0004-12-31', '9995-01-01', '9999-12-31']) {
+      await time('member', 'edges', day, 60);
+    }
+    const cases: [Query, string[], string[]][] = [
+      [
+        { start: '9995-01-01', end: '9999-12-31' },
+        ['9995-01-01', '9999-12-31'],
+        ['9994-W52', '9999-W52'],
+      ],
+      [{ start: '9999-12-31', end: '9999-12-31' }, ['9999-12-31'], ['9999-W52']],
+      [{ start: '9996-03-01', end: '9999-12-31' }, ['9999-12-31'], ['9999-W52']],
+      [
+        { start: '0000-01-01', end: '0004-12-31' },
+        ['0000-01-01', '0000-02-29', '0004-12-31'],
+        ['-0001-W52', '0000-W09', '0004-W53'],
+      ],
+    ];
+    for (const [range, days, weeks] of cases) {
+      for (const group_by of ['day', 'week', 'month', 'project', 'user', 'activity']) {
+        const res = await report(admin, { ...range, project: 'edges', group_by });
+        const where = `${JSON.stringify(range)} by ${group_by}`;
+        assert.equal(res.status, 200, `${where}: ${res.text}`);
+        assert.deepEqual(res.body.total, { duration: 60 * days.length, entries: days.length });
+        if (group_by === 'day')
+          assert.deepEqual(
+            res.body.rows.map((r: Row) => r.day),
+            days,
+          );
+        if (group_by === 'week')
+          assert.deepEqual(
+            res.body.rows.map((r: Row) => r.week),
+            weeks,
+          );
+      }
+    }
+    // Five years at either end of the calendar (29 February + 5 years is 1 March).
+    for (const [start, end, allowed] of [
+      ['9994-02-28', '9999-02-28', true],
+      ['9994-02-28', '9999-03-01', false],
+      ['9995-01-01', '9999-12-31', true],
+      ['0000-02-29', '0005-03-01', true],
+      ['0000-02-29', '0005-03-02', false],
+    ] as const) {
+      const res = await report(admin, { start, end, group_by: 'month' });
+      if (allowed) assert.equal(res.status, 200, `${start}..${end}: ${res.text}`);
+      else assert.deepEqual(res.body, badQuery('end', end), `${start}..${end}`);
+    }
+  });
+
   it('needs a token (kind 7)', async () => {
     const res = await server.api.get('/reports', undefined, { ...RANGE, group_by: 'day' });
     assert.equal(res.status, 401);

@@ -155,6 +155,62 @@ describe('CSV export', () => {
     assert.ok(csv.text.includes(`"'=HYPERLINK(""http://evil.example"",""click"")"`));
   });
 
+  it('starts no cell with a formula character when read with `,` or with `;`', async () => {
+    // A spreadsheet set to split on `;` sees the quotes only at the start of its own
+    // cells, and a line break ends its row: what follows a `;` or a line break in our
+    // text starts a cell there (issue 29, item 2).
+    const payloads: [notes: string, read: string][] = [
+      ['x;=1+1', "x;'=1+1"],
+      ['a;+SUM(1)', "a;'+SUM(1)"],
+      ['b;-2', "b;'-2"],
+      ['c;@cmd', "c;'@cmd"],
+      ['d;\t=1', "d;'\t=1"],
+      ['e;\r=1', "e;'\r'=1"],
+      [';=start', ";'=start"],
+      ['q;"=1"', `q;'"=1"`],
+      ['line\n=1+1', "line\n'=1+1"],
+      ['line\r\n@cmd', "line\r\n'@cmd"],
+      ['=both;=ends', "'=both;'=ends"],
+      ['only; a semicolon', 'only; a semicolon'],
+    ];
+    await server.api.post('/projects', admin, {
+      name: 'Semicolons',
+      slugs: ['semi'],
+      users: { bob: { member: true } },
+    });
+    for (const [i, [notes]] of payloads.entries()) {
+      const res = await server.api.post('/times', admin, {
+        user: 'bob',
+        project: 'semi',
+        activities: ['dev'],
+        date_worked: `2024-05-${String(i + 1).padStart(2, '0')}`,
+        duration: 60,
+        notes,
+      });
+      assert.equal(res.status, 200, res.text);
+    }
+    const csv = await get('/times', { format: 'csv', project: 'semi' });
+    assert.equal(csv.status, 200, csv.text);
+    // Read with `,`: RFC 4180, the notes as sent but for the quote before a formula.
+    const rows = records(csv.text).slice(1);
+    assert.deepEqual(rows.map((r) => r[8]).sort(), payloads.map(([, read]) => read).sort());
+    for (const r of rows) for (const cell of r) assert.doesNotMatch(cell, /^[=+\-@\t\r]/);
+    // Every cell with a `;` is quoted, so a reader splitting on `,` keeps it whole.
+    for (const [notes] of payloads) assert.ok(!csv.text.includes(`,${notes},`), notes);
+    // Read with `;` as a spreadsheet would: quotes only at a cell's start (elsewhere
+    // they are text), any line break ends a row.
+    const bySemicolon = parse(csv.text, {
+      delimiter: ';',
+      record_delimiter: ['\r\n', '\n', '\r'],
+      relax_quotes: true,
+      relax_column_count: true,
+    }) as string[][];
+    assert.ok(bySemicolon.length > payloads.length);
+    for (const r of bySemicolon) {
+      for (const cell of r) assert.doesNotMatch(cell, /^[=+\-@\t\r]/, JSON.stringify(r));
+    }
+  });
+
   it('answers CSV for Accept: text/csv, JSON by default and for format=json', async () => {
     const accept = await get('/times', {}, { Accept: 'text/csv' });
     assert.equal(accept.headers.get('content-type'), 'text/csv; charset=utf-8');

@@ -23,6 +23,7 @@ import {
 import { ADMIN, startTestServer, type TestServer } from '../../helpers/server';
 
 const TODAY = new Date().toISOString().slice(0, 10);
+const NO_SUCH_UUID = '0b0b0b0b-0b0b-4b0b-8b0b-0b0b0b0b0b0b';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 type Role = { member?: boolean; spectator?: boolean; manager?: boolean };
@@ -416,6 +417,27 @@ describe('who may create, see, update and delete a time', () => {
     }
   });
 
+  it('shows a time’s history to exactly those it shows the time to', async () => {
+    const times = [t1, t2, t3];
+    for (const [viewer, visible] of Object.entries(VISIBLE)) {
+      const user = users[viewer]!;
+      for (const [i, time] of times.entries()) {
+        const res = await server.api.get(`/times/${time.uuid}/history`, user.token);
+        const where = `${viewer} GET t${i + 1}/history`;
+        if (visible[i]) {
+          assert.equal(res.status, 200, where);
+          assert.equal(res.body[0].uuid, time.uuid, where);
+        } else {
+          assert.deepEqual(
+            res.body,
+            authorizationBody(user.username, `view time ${time.uuid}`),
+            where,
+          );
+        }
+      }
+    }
+  });
+
   it('filters silently: a filter on invisible times answers []', async () => {
     const res = await server.api.get('/times', users.outsider!.token, {
       user: users.owner!.username,
@@ -614,20 +636,16 @@ describe('updating, revisions, delete and restore', () => {
     const none = ok(
       await server.api.get(`/times/${v1.uuid}`, owner.token, { include_revisions: true }),
     );
-    const by = (t: Time, name: string) => ({ ...t, changed_by: name });
-    assert.deepEqual(none, { ...by(v1, owner.username), parents: [] });
+    assert.deepEqual(none, { ...v1, parents: [] });
     const v2 = ok(await updateTime(owner.token, v1.uuid, { duration: 2, activities: [dev] }));
     const v3 = ok(await updateTime(server.adminToken, v1.uuid, { notes: 'third', project: other }));
     const v4 = ok(await updateTime(owner.token, v1.uuid, { date_worked: '2024-06-04' }));
-    const res = ok(
-      await server.api.get(`/times/${v1.uuid}`, owner.token, { include_revisions: '' }),
-    );
-    // Each revision says who made it (only with include_revisions).
-    assert.deepEqual(res, {
-      ...by(v4, owner.username),
-      parents: [by(v3, ADMIN.username), by(v2, owner.username), by(v1, owner.username)],
-    });
-    const parents = res.parents as Time[];
+    const res = await server.api.get(`/times/${v1.uuid}`, owner.token, { include_revisions: '' });
+    // Each parent is exactly the answer its revision once was (SPEC §5), key order and all;
+    // who made it is told by GET /times/:uuid/history alone (issue 29).
+    assert.deepEqual(ok(res), { ...v4, parents: [v3, v2, v1] });
+    assert.equal(res.text, JSON.stringify({ ...v4, parents: [v3, v2, v1] }));
+    const parents = res.body.parents as Time[];
     assert.deepEqual(parents[1]!.activities, [dev]);
     assert.deepEqual(parents[2]!.activities, [docs]);
     const listed = ok(
@@ -636,9 +654,55 @@ describe('updating, revisions, delete and restore', () => {
         user: owner.username,
       }),
     ).find((t) => t.uuid === v1.uuid);
-    assert.deepEqual(listed, res);
+    assert.deepEqual(listed, res.body);
     const plain = ok(await server.api.get<Time[]>('/times', owner.token, { user: owner.username }));
     assert.ok(plain.every((t) => !('parents' in t) && !('changed_by' in t)));
+  });
+
+  it('answers the history: every revision as served, with who made it and when', async () => {
+    const before = Date.now();
+    const v1 = await create();
+    const v2 = ok(await updateTime(server.adminToken, v1.uuid, { duration: 2, activities: [dev] }));
+    const v3 = ok(await updateTime(owner.token, v1.uuid, { notes: 'third' }));
+    const after = Date.now();
+    const res = await server.api.get<Time[]>(`/times/${v1.uuid}/history`, owner.token);
+    const history = ok(res);
+    // Newest first, the current revision included; each one the answer it once was,
+    // then changed_by and changed_at.
+    const strip = ({ changed_by, changed_at, ...served }: Time) => served;
+    assert.deepEqual(history.map(strip), [v3, v2, v1]);
+    assert.deepEqual(
+      history.map((r) => r.changed_by),
+      [owner.username, ADMIN.username, owner.username],
+    );
+    for (const r of history) {
+      assert.deepEqual(Object.keys(r).slice(-2), ['changed_by', 'changed_at']);
+      assert.match(r.changed_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      const at = Date.parse(r.changed_at);
+      assert.ok(at >= before && at <= after, `${r.changed_at} within the test`);
+    }
+    const times = history.map((r) => Date.parse(r.changed_at));
+    assert.ok(times[0]! >= times[1]! && times[1]! >= times[2]!, 'newest first');
+    // A deleted entry's history is there with include_deleted, as GET is.
+    ok(await server.api.del(`/times/${v1.uuid}`, owner.token));
+    assert.deepEqual(
+      (await server.api.get(`/times/${v1.uuid}/history`, owner.token)).body,
+      notFoundBody('time'),
+    );
+    const deleted = ok(
+      await server.api.get<Time[]>(`/times/${v1.uuid}/history`, owner.token, {
+        include_deleted: true,
+      }),
+    );
+    assert.deepEqual(deleted.map(strip), [{ ...v3, deleted_at: TODAY }, v2, v1]);
+    assert.deepEqual(
+      (await server.api.get(`/times/${NO_SUCH_UUID}/history`, owner.token)).body,
+      notFoundBody('time'),
+    );
+    assert.deepEqual(
+      (await server.api.get('/times/not-a-uuid/history', owner.token)).body,
+      invalidIdentifierBody('uuid', 'not-a-uuid'),
+    );
   });
 
   it('records who made each revision', async () => {
@@ -696,9 +760,7 @@ describe('updating, revisions, delete and restore', () => {
     const withHistory = ok(
       await server.api.get(`/times/${time.uuid}`, owner.token, { include_revisions: true }),
     );
-    assert.deepEqual(withHistory.parents, [
-      { ...time, deleted_at: TODAY, changed_by: owner.username },
-    ]);
+    assert.deepEqual(withHistory.parents, [{ ...time, deleted_at: TODAY }]);
   });
 
   it('restores only while the project is live, or into a live project', async () => {
