@@ -85,15 +85,14 @@ describe('timetrack admin check', () => {
     const TIMESYNC = 'b0000001-2222-4222-8222-000000000001';
     const WEBSITE = 'b0000004-2222-4222-8222-000000000004';
     const FIRST = 'c0000001-3333-4333-8333-000000000001';
-    // The stored JSON is marked to be computed again (NULL), as a write would leave it.
+    // Written as another program would (sql/009's triggers rewrite the entry's row; the
+    // project's stored JSON is marked to be computed again).
     edit.exec(`
       UPDATE projects SET uri = 'javascript:alert(1)' WHERE uuid = '${WEBSITE}';
       UPDATE project_json SET json = NULL;
       UPDATE project_revisions SET uri = 'data:text/html,x'
         WHERE project_id = (SELECT id FROM projects WHERE uuid = '${TIMESYNC}');
       UPDATE times SET issue_uri = 'javascript:alert(2)' WHERE uuid = '${FIRST}';
-      UPDATE time_json SET json = NULL;
-      UPDATE time_user_json SET json = NULL;
       UPDATE time_revisions SET issue_uri = '/relative'
         WHERE time_id = (SELECT id FROM times WHERE uuid = '${FIRST}');
       INSERT INTO timers (user_id, project_id, date_worked, started_at, issue_uri)
@@ -111,6 +110,8 @@ describe('timetrack admin check', () => {
       `time ${FIRST}: issue_uri "javascript:alert(2)" ${why}`,
       `time ${FIRST} revision 1: issue_uri "/relative" ${why}`,
       `timer of dev2: issue_uri "vbscript:x" ${why}`,
+      // Not a problem: what another program's write left for a server to compute.
+      "pending: 5 projects' stored JSON (project_json) not computed yet: reads compute it, a running server stores it",
     ]);
   });
 

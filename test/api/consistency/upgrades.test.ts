@@ -232,7 +232,6 @@ const TIME = {
 
 const T1_WITH_REVISIONS = {
   ...TIME.t1,
-  changed_by: 'alice',
   parents: [
     {
       ...TIME.t1,
@@ -242,7 +241,6 @@ const T1_WITH_REVISIONS = {
       issue_uri: null,
       notes: 'first try',
       updated_at: null,
-      changed_by: 'alice',
     },
   ],
 };
@@ -250,7 +248,6 @@ const T1_WITH_REVISIONS = {
 // Moved from pgd to gwm by a project manager; the parents show the project they were in.
 const T5_WITH_REVISIONS = {
   ...TIME.t5,
-  changed_by: 'carol',
   parents: [
     {
       ...TIME.t5,
@@ -260,7 +257,6 @@ const T5_WITH_REVISIONS = {
       activities: ['docs'],
       notes: 'draft',
       updated_at: '2024-03-30',
-      changed_by: 'alice',
     },
     {
       ...TIME.t5,
@@ -271,7 +267,6 @@ const T5_WITH_REVISIONS = {
       date_worked: '2024-03-29',
       notes: 'draft',
       updated_at: null,
-      changed_by: 'alice',
     },
   ],
 };
@@ -336,7 +331,6 @@ const PROJECT = {
 const { users: _gwmUsers, ...GWM_REVISION_FIELDS } = PROJECT.gwm;
 const GWM_WITH_REVISIONS = {
   ...PROJECT.gwm,
-  changed_by: 'carol',
   parents: [
     {
       ...GWM_REVISION_FIELDS,
@@ -346,7 +340,6 @@ const GWM_WITH_REVISIONS = {
       default_activity: null,
       revision: 1,
       updated_at: null,
-      changed_by: 'admin',
     },
   ],
 };
@@ -611,6 +604,12 @@ for (const from of MIGRATIONS) {
         await answers(`/times/${t.uuid}`, { include_deleted: 'true' }, t);
       }
       await answers(`/times/${UUID.t1}`, { include_revisions: 'true' }, T1_WITH_REVISIONS);
+      // Who made each revision: the history (issue 29), newest first.
+      const history = (await get(`/times/${UUID.t5}/history`, {})) as { changed_by: string }[];
+      assert.deepEqual(
+        history.map((r) => r.changed_by),
+        ['carol', 'alice', 'alice'],
+      );
       await answers(`/times/${UUID.t5}`, { include_revisions: 'true' }, T5_WITH_REVISIONS);
     });
 
@@ -681,6 +680,13 @@ for (const from of MIGRATIONS) {
     it('shows projects as before, with their history', async () => {
       await answers('/projects/gwm', {}, PROJECT.gwm);
       await answers('/projects/ganeti-webmgr', { include_revisions: 'true' }, GWM_WITH_REVISIONS);
+      const history = (await get(`/projects/${PROJECT.gwm.uuid}/history`, {})) as {
+        changed_by: string;
+      }[];
+      assert.deepEqual(
+        history.map((r) => r.changed_by),
+        ['carol', 'admin'],
+      );
       await answers('/projects', {}, [PROJECT.pgd, PROJECT.gwm]);
       await answers('/projects', { include_deleted: 'true' }, [
         PROJECT.pgd,
