@@ -177,9 +177,8 @@ describe('the web app: entries and profile', { skip }, () => {
     const db = openDatabase(server.dbFile);
     try {
       const id = db.prepare('SELECT id FROM times WHERE uuid = ?').pluck().get(bad.uuid);
+      // sql/009's triggers rewrite what reads send, as for any writer.
       db.prepare('UPDATE times SET issue_uri = ? WHERE id = ?').run(evil, id);
-      db.prepare('UPDATE time_json SET json = NULL WHERE time_id = ?').run(id);
-      db.prepare('UPDATE time_user_json SET json = NULL WHERE time_id = ?').run(id);
     } finally {
       db.close();
     }

@@ -1,4 +1,4 @@
-// Nothing cached or stored is ever stale (issue 20): a time's stored JSON (time_json), a
+// Nothing cached or stored is ever stale (issues 20, 30): a time's derived rows (time_user_rows), a
 // project's (project_json), the verified tokens and their holders. Reads run in a loop while a change is made;
 // every read that starts once the change's answer has arrived must show the new state.
 import assert from 'node:assert/strict';

@@ -907,7 +907,7 @@ describe('GET /times query parameters', () => {
       ],
       [{ user: u2.username, project: f2, start: '2024-02-01', end: '2024-02-28' }, ['t4']],
       [{ user: u1.username, activity: [ax, ay], start: '2024-01-15' }, ['t2']],
-      // One user's dates: part of a month, months, open ends (time_user_json by month).
+      // One user's dates: part of a month, months, open ends (time_user_rows by month).
       [{ user: u1.username, start: '2024-01-15', end: '2024-01-31' }, ['t2']],
       [{ user: u1.username, start: '2024-02-01', end: '2024-02-29' }, []],
       [
