@@ -256,7 +256,7 @@ export async function measureRenames(options: {
       },
       measuring,
     );
-    await measured;
+    await Promise.race([measured, load]); // a load that fails does not leave us waiting
     const stopHealth = pollHealth(url, count);
     const from = performance.now() + 250;
     if (renaming) await renames(from);
