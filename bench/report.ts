@@ -97,7 +97,7 @@ export function renameFigures(r: RenameResult) {
   };
 }
 
-/** One line for the table's printout and the report. */
+/** One line under the printed table, and the figures of the row's paragraph in the report. */
 export function renameLine(r: RenameResult): string {
   const m = (xs: number[]) => `median ${fmt(median(xs))} ms, max ${fmt(Math.max(...xs))} ms`;
   const month = (p: RenameResult['alone']) =>
@@ -376,7 +376,6 @@ export function writeMarkdown(r: BenchReport, file: string): void {
     ...r.rows.map((row) => line(cells(row))),
     '',
     ...(r.metrics ? [`- ${metricsOverheadLine(r.metrics)}`, ''] : []),
-    ...r.rows.flatMap((row) => (row.rename ? [`- ${renameLine(row.rename)}`, ''] : [])),
     ...explain(r),
     '',
   ].join('\n');
