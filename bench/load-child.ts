@@ -1,6 +1,7 @@
 // The load generator, run in a child process of its own (bench/load.ts forks it) so it
 // never shares a CPU thread with the runner or the server. Gets one LoadSpec over IPC,
-// runs autocannon (warm-up, then the measured run) and answers with every latency.
+// runs autocannon (warm-up, then the measured run), says when the measured run begins and
+// answers with every latency.
 // Latencies are taken from every response at full resolution (autocannon's own
 // histogram rounds to whole milliseconds).
 import autocannon from 'autocannon';
@@ -54,6 +55,7 @@ function run(spec: LoadSpec, seconds: number, record: boolean): Promise<RawLoad>
 process.once('message', async (spec: LoadSpec) => {
   try {
     if (spec.warmupSeconds > 0) await run(spec, spec.warmupSeconds, false);
+    process.send?.({ measuring: true });
     const result = await run(spec, spec.seconds, true);
     process.send?.({ ok: true, result }, undefined, {}, () => process.exit(0));
   } catch (err) {

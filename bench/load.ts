@@ -64,17 +64,25 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   return summarize([await runRawLoad(spec)]);
 }
 
-export function runRawLoad(spec: LoadSpec): Promise<RawLoad> {
+/**
+ * One load run; `onMeasuring` is called when its warm-up is over and the measured part
+ * begins (the rename row times its renames into that part).
+ */
+export function runRawLoad(spec: LoadSpec, onMeasuring?: () => void): Promise<RawLoad> {
   const child = fork(join(__dirname, 'load-child.ts'), [], {
     execArgv: ['--import', 'tsx'],
     cwd: join(__dirname, '..'),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (msg: { ok: boolean; result?: RawLoad; error?: string }) => {
-      if (msg.ok) resolve(msg.result as RawLoad);
-      else reject(new Error(`load generator failed: ${msg.error}`));
-    });
+    child.on(
+      'message',
+      (msg: { measuring?: true; ok?: boolean; result?: RawLoad; error?: string }) => {
+        if (msg.measuring) onMeasuring?.();
+        else if (msg.ok) resolve(msg.result as RawLoad);
+        else reject(new Error(`load generator failed: ${msg.error}`));
+      },
+    );
     child.once('exit', (code) => {
       if (code !== 0) reject(new Error(`load generator exited with ${code}`));
     });

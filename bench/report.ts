@@ -9,6 +9,7 @@ import type { StreamResult } from './client';
 import type { LoadResult } from './load';
 import { type MetricsOverhead, metricsOverheadLine } from './metrics-overhead';
 import type { ProfileSummary } from './profile';
+import { median, type RenameResult } from './rename';
 import { ROOT } from './target';
 
 export type RowId =
@@ -21,7 +22,8 @@ export type RowId =
   | 'whole'
   | 'report-month'
   | 'report-year'
-  | 'csv';
+  | 'csv'
+  | 'rename';
 
 export interface Row {
   id: RowId;
@@ -35,6 +37,8 @@ export interface Row {
   /** The whole-list row. */
   stream?: StreamResult;
   rssBeforeMb?: number;
+  /** The rename row (bench/rename.ts). */
+  rename?: RenameResult;
 }
 
 export interface BenchReport {
@@ -73,9 +77,44 @@ export const ROW_NAMES: Record<RowId, string> = {
   'report-month': "7. GET /v0/reports (one user's month by day)",
   'report-year': '8. GET /v0/reports (a year of everyone, by project and month)',
   csv: '9. GET /v0/times as CSV (whole list, no limit)',
+  rename: '10. Slug renames of a 100,000-entry project and an activity, during month lists',
 };
 
 export const RSS_LIMIT_MB = 150;
+
+/** Issue 30's targets for the rename row. */
+export const RENAME_LIMIT_MS = 50;
+/** "p99 unchanged" on a shared machine: at most this many times the p99 without renames. */
+export const MONTH_P99_UNCHANGED = 1.25;
+export const HEALTH_EXTRA_LIMIT_MS = 20;
+
+/** The rename row's figures: every rename, and the month and /health alone and during. */
+export function renameFigures(r: RenameResult) {
+  const all = [...r.projectMs, ...r.activityMs];
+  return {
+    medianMs: median(all),
+    maxMs: Math.max(...all),
+    p99Ratio: r.during.month.p99 / r.alone.month.p99,
+    healthExtraMs: r.during.health.max - r.alone.health.max,
+  };
+}
+
+/** One line under the printed table, and the figures of the row's paragraph in the report. */
+export function renameLine(r: RenameResult): string {
+  const m = (xs: number[]) => `median ${fmt(median(xs))} ms, max ${fmt(Math.max(...xs))} ms`;
+  const month = (p: RenameResult['alone']) =>
+    `${fmt(p.month.rps)} req/s, p50 ${fmt(p.month.p50)} ms, p99 ${fmt(p.month.p99)} ms, max ${fmt(p.month.max)} ms`;
+  const health = (p: RenameResult['alone']) =>
+    `/health max ${fmt(p.health.max)} ms (p50 ${fmt(p.health.p50)}, ${p.health.polls} polls)`;
+  return (
+    `renames (project of ${r.big.entries.toLocaleString('en-US')} entries, activity of ` +
+    `${r.big.activityEntries.toLocaleString('en-US')}): ${r.projectMs.length} project renames ` +
+    `${m(r.projectMs)} (in the server ${m(r.projectServerMs)}); ${r.activityMs.length} ` +
+    `activity renames ${m(r.activityMs)} (in the server ${m(r.activityServerMs)}). ` +
+    `Month lists alone (before and after the renames): ${month(r.alone)}, ${health(r.alone)}; during the renames: ` +
+    `${month(r.during)}, ${health(r.during)}`
+  );
+}
 
 /** A target of the form "p99 < N ms". */
 function p99Under(limitMs: number, p99 = Number.POSITIVE_INFINITY, target: string) {
@@ -131,6 +170,25 @@ export function verdict(row: Row): { target: string; met: boolean | undefined; m
       return p50Under(10, o?.p50);
     case 'report-year':
       return p50Under(300, o?.p50);
+    case 'rename': {
+      const r = row.rename;
+      if (!r) return { target: '', met: false, miss: 'not measured' };
+      const f = renameFigures(r);
+      const misses = [
+        f.maxMs >= RENAME_LIMIT_MS ? `a rename took ${fmt(f.maxMs)} ms` : '',
+        f.p99Ratio > MONTH_P99_UNCHANGED
+          ? `month p99 ${fmt(r.alone.month.p99)} → ${fmt(r.during.month.p99)} ms (${fmt(f.p99Ratio)} ×)`
+          : '',
+        f.healthExtraMs >= HEALTH_EXTRA_LIMIT_MS
+          ? `/health max ${fmt(r.alone.health.max)} → ${fmt(r.during.health.max)} ms`
+          : '',
+      ].filter(Boolean);
+      return {
+        target: `rename < ${RENAME_LIMIT_MS} ms, month p99 unchanged (≤ ${MONTH_P99_UNCHANGED} ×), /health max < ${HEALTH_EXTRA_LIMIT_MS} ms extra`,
+        met: misses.length === 0,
+        miss: misses.join('; '),
+      };
+    }
     case 'whole':
     case 'csv': {
       const s = row.stream;
@@ -172,6 +230,7 @@ interface Cells {
 }
 
 function cells(row: Row): Cells {
+  if (row.rename) return renameCells(row, row.rename);
   const o = row.ours;
   const v = verdict(row);
   const s = row.stream;
@@ -195,6 +254,30 @@ function cells(row: Row): Cells {
     inprocRatio: ip
       ? pct((o ? o.rps : s ? s.totalCount / (s.totalMs / 1000) : 0) / ip.opsPerSec)
       : '',
+    target: v.target,
+    verdict: v.met === undefined ? '' : v.met ? 'met' : 'MISSED',
+  };
+}
+
+/**
+ * The rename row in the table's columns: the month lists' rate during the renames and
+ * their p99 alone → during, the renames' median and max; renameLine has every figure.
+ */
+function renameCells(row: Row, r: RenameResult): Cells {
+  const v = verdict(row);
+  const f = renameFigures(r);
+  const errors = r.errors + r.alone.month.errors + r.during.month.errors;
+  return {
+    row: ROW_NAMES[row.id],
+    rps: `months ${fmt(r.during.month.rps)}, p99 ${fmt(r.alone.month.p99)} → ${fmt(r.during.month.p99)}`,
+    p50: `renames ${fmt(f.medianMs)}`,
+    p99: `renames max ${fmt(f.maxMs)}`,
+    errors: String(errors),
+    rss: fmt(row.rssMb),
+    bare: '',
+    bareRatio: '',
+    inproc: '',
+    inprocRatio: '',
     target: v.target,
     verdict: v.met === undefined ? '' : v.met ? 'met' : 'MISSED',
   };
@@ -231,6 +314,8 @@ export function printTable(r: BenchReport): void {
   );
   if (r.profile) process.stdout.write(`${profileLines(r.profile).join('\n')}\n`);
   if (r.metrics) process.stdout.write(`${metricsOverheadLine(r.metrics)}\n`);
+  const rename = r.rows.find((row) => row.rename)?.rename;
+  if (rename) process.stdout.write(`${renameLine(rename)}\n`);
 }
 
 /** The profile as markdown lists: busy time by category, then the hottest functions. */

@@ -9,8 +9,8 @@
 //   options: --no-build --warmup S --connections N --seed N --out FILE
 //            --profile (CPU profile of the server, run from the sources)
 //            --exe FILE (another executable, e.g. an older build for before/after)
-//            --rows time,project,month,create,update,storm,whole,report-month,report-year,csv,metrics
-//            (a subset)
+//            --rows time,project,month,create,update,storm,whole,report-month,report-year,csv,metrics,rename
+//            (a subset; rename runs a server of its own on a copy with one project made big)
 //            --server-env KEY=VALUE (repeatable; e.g. NODE_OPTIONS=--max-semi-space-size=2)
 import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +22,7 @@ import { DATA_DIR, databaseSizes, ensureDataset } from './dataset';
 import { type LoadRequest, type RawLoad, runLoad, runRawLoad, summarize } from './load';
 import { type MetricsOverhead, measureMetricsOverhead } from './metrics-overhead';
 import { summarizeProfiles } from './profile';
+import { makeBigProject, measureRenames, RENAMES } from './rename';
 import {
   type BenchReport,
   loadAverageNow,
@@ -76,10 +77,15 @@ async function main(): Promise<void> {
   copyFileSync(dataset.file, db);
 
   const profileDir = join(runDir, 'profile');
-  const start = (measured: boolean, extraEnv: Record<string, string> = {}) =>
+  const start = (
+    measured: boolean,
+    extraEnv: Record<string, string> = {},
+    dbFile = db,
+    logFile = 'server.log',
+  ) =>
     startTarget({
-      db,
-      logFile: join(runDir, 'server.log'),
+      db: dbFile,
+      logFile: join(runDir, logFile),
       env: {
         TIMETRACK_SECRET_KEY: SECRET,
         LOG_LEVEL: 'info',
@@ -249,6 +255,35 @@ async function main(): Promise<void> {
   }
   inProcess.close();
 
+  if (wanted('rename')) {
+    // Last, on a server of its own: its copy of the data set has one project made big.
+    const renameDb = join(runDir, 'rename.db');
+    say('row rename: copying the data set and making one project big ...');
+    copyFileSync(dataset.file, renameDb);
+    const big = makeBigProject(renameDb, s);
+    say(
+      `row rename: ${big.slug} has ${big.entries} entries (UPDATE in ${big.setupSeconds.toFixed(1)} s); ` +
+        `month lists alone, during ${RENAMES} renames of it and of ${big.activity}, alone again`,
+    );
+    const renameLog = 'server-rename.log';
+    const renameTarget = await start(false, {}, renameDb, renameLog);
+    const rss = sampleRss(renameTarget.pid);
+    // The tokens of the measured server: same key and users, so this one accepts them.
+    const rename = await measureRenames({
+      url: renameTarget.url,
+      adminToken: tokens[s.admin] as string,
+      big,
+      monthReads: sc.monthReads,
+      connections: CONNECTIONS,
+      warmupSeconds: WARMUP,
+      seconds: SECONDS,
+      logFile: join(runDir, renameLog),
+    });
+    rows.push({ id: 'rename', rename, rssMb: rss.stop() });
+    await renameTarget.stop();
+    for (const f of [renameDb, `${renameDb}-wal`, `${renameDb}-shm`]) rmSync(f, { force: true });
+  }
+
   const report: BenchReport = {
     times: TIMES,
     seconds: SECONDS,
@@ -273,9 +308,13 @@ async function main(): Promise<void> {
     writeMarkdown(report, OUT);
     say(`wrote ${OUT}`);
   }
+  const renameErrors = (r: Row) =>
+    r.rename ? r.rename.errors + r.rename.alone.month.errors + r.rename.during.month.errors : 0;
   const errors =
-    rows.reduce((n, r) => n + (r.ours?.errors ?? 0) + (r.logins?.errors ?? 0), 0) +
-    (metrics ? metrics.off.errors + metrics.on.errors : 0);
+    rows.reduce(
+      (n, r) => n + (r.ours?.errors ?? 0) + (r.logins?.errors ?? 0) + renameErrors(r),
+      0,
+    ) + (metrics ? metrics.off.errors + metrics.on.errors : 0);
   const streams = rows.filter((r) => r.stream);
   const failed = streams.filter((r) => r.stream?.status !== 200 || r.stream.totalCount < 0);
   if (errors > 0 || failed.length > 0) {
