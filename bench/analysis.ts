@@ -11,9 +11,11 @@ const LIMITS: Record<RowId, string> = {
     'for those that do not fit), looks the token up among those it has verified ' +
     '(HMAC-SHA512 and a JSON parse only the first time) and the caller among the holders ' +
     'it keeps (`PRAGMA data_version` probed once per batch of requests that one poll of ' +
-    "the sockets gave), runs one small statement (the time's stored JSON, its owner, " +
-    'project and deletion, as an array: ~5.5 µs in-process; the JSON is computed by a ' +
-    "second statement only when it is stale, the viewer's role in the project read apart " +
+    "the sockets gave), runs one small statement (the entry's owner, project, deletion and " +
+    "JSON, as an array: the `times` row by uuid, its row of `time_user_rows` by that row's " +
+    'key and its username, project slugs and activity slugs from three small tables, one ' +
+    '`format()` of values that are JSON text already (sql/009): ~17 µs in-process against ' +
+    "~13 µs for the stored JSON it replaced; the viewer's role in the project read apart " +
     'only when the answer depends on it), writes its log line (written out field by ' +
     'field, and to stdout once per turn of the event loop) and the response to the ' +
     'socket. In a `perf` profile of the executable under this row, on the event loop: ' +
@@ -32,27 +34,28 @@ const LIMITS: Record<RowId, string> = {
     "One user's month in this data set is ~550 entries (1,000,000 entries / 50 users / 36 " +
     'months), a ~170 KB response. It is counted in the covering `times_user_date` (no ' +
     'further than 1,001), and being short it is read whole in one statement that answers ' +
-    'the body: one range of `time_user_json` (sql/005: the stored JSON with what the list ' +
-    'filters on; keyed by user, month and last change since sql/007, so a calendar month ' +
-    'is ~45–65 neighbouring pages already in list order and nothing is sorted), joined by ' +
-    '`group_concat` into one BLOB that is written to the socket as it is ' +
-    '(src/times/store.ts timeList, src/http/list.ts). In-process ~0.3 ms: the count ~0.04 ' +
-    "ms, the body ~0.25 ms, a third of it the reads of pages outside the reader's 2 MiB " +
-    'cache (`pread`). That statement runs on ' +
+    "the body: one range of `time_user_rows` (sql/009: each entry's own fields, the dates " +
+    'and quoted texts already as JSON, keyed by user, month and last change, so a calendar ' +
+    'month is ~40 neighbouring pages already in list order and nothing is sorted), each ' +
+    "entry's JSON written by one `format()` with its username, project slugs and activity " +
+    'slugs joined from small tables, all joined by `group_concat` into one BLOB that is ' +
+    'written to the socket as it is (src/times/json-sql.ts, src/times/store.ts timeList, ' +
+    'src/http/list.ts). In-process ~0.8 ms of CPU (the stored JSON it replaced: ~0.3 ms): ' +
+    'writing ~550 objects is ~0.9 µs each. That statement runs on ' +
     'the list worker thread, with a read-only connection of its own, and the body comes ' +
     'back in a slot of a buffer shared with it (src/db/short-lists.ts): the SQL of one ' +
-    'month runs on the second core while the event loop does the HTTP of others. The ' +
-    'worker starts once a short list has been read and exits after 10 s without one. The ' +
+    'month runs on the second core while the event loop does the HTTP of others; while the ' +
+    'worker has two lists, the next is read on the event loop, so both cores write JSON. ' +
+    'The worker starts once a short list has been read and exits after 10 s without one. The ' +
     'in-process column reads on one thread, so the server can pass it.',
   create:
     'The creates whose bodies arrive in the same turn of the event loop share one ' +
     '`BEGIN IMMEDIATE` transaction, each in a savepoint of its own, and are answered after ' +
     'its COMMIT (src/db/write-queue.ts). Per create: valibot validation, owner, project, ' +
     'activities and membership lookups, the INSERTs (five indexes on `times`, two B-trees ' +
-    "for `time_activities`, the entry's `time_json` row, its `time_user_json` row and index " +
-    'entry (sql/005, 007) ' +
-    'and the per-month totals of reports (sql/006), by triggers) and the JSON, written by an `UPDATE … RETURNING` that is also the ' +
-    'response: nothing is read back. The COMMIT appends to the WAL (`synchronous = NORMAL`: ' +
+    "for `time_activities`, the entry's row of `time_user_rows` and its activity set " +
+    '(sql/009) and the per-month totals of reports (sql/006), all by triggers) and the ' +
+    'JSON, read in the transaction from the rows just written. The COMMIT appends to the WAL (`synchronous = NORMAL`: ' +
     'no fsync); checkpoints, which copy the WAL into the file and wait for its fsync, run on ' +
     'a worker thread with its own connection (src/db/checkpointer.ts), not in the COMMIT of ' +
     'a request. SQLite allows one writer at a time, which is what this row measures. The ' +
@@ -61,7 +64,7 @@ const LIMITS: Record<RowId, string> = {
   update:
     'Like a create plus the history row: the current state is copied into `time_revisions` ' +
     '(INSERT … SELECT with the activity ids as JSON) before the UPDATE, which moves the entry ' +
-    'in `times_order` and its `time_user_json` row to the end of its month (sql/007), and ' +
+    'in `times_order` and its `time_user_rows` row to the end of its month (sql/009), and ' +
     'its duration between per-month totals (sql/006). Grouped and ' +
     'checkpointed like creates. No SPEC target; shown because revisions are most of the ' +
     'write cost.',
@@ -75,7 +78,8 @@ const LIMITS: Record<RowId, string> = {
     'The list is streamed from a read-only connection in 64 KB chunks, waiting for the socket ' +
     'to drain, so memory stays flat whatever the size. The first byte waits for the first ' +
     '1,000 rows and the `count(*)` behind `X-Total-Count`; the total is bound by the same ' +
-    'stored JSON per row as the month row (the in-process column is that loop alone).',
+    'JSON per row as the month row, each entry reached from `times_order` by its row key ' +
+    '(the in-process column is that loop alone).',
   'report-month':
     "One user's month (~550 entries) grouped by day: SQLite reads them from " +
     '`times_user_date` alone (it covers date, project, duration and deletion: no table ' +
@@ -134,7 +138,8 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'load generator never sleeps), the statement and what node:http allocates. A second ' +
     'HTTP thread is not available: Node 20 has no `reusePort`, worker threads cannot ' +
     'share a listening socket, and another process would double the memory.',
-  project: 'Closing the gap: as for 1a; the statement is already one lookup of the stored JSON.',
+  project:
+    "Closing the gap: as for 1a; the statement is already one lookup of the project's stored JSON.",
   month:
     'Closing the gap: met. What is left per month on the event loop is HTTP, handing the ' +
     'list to the worker and back (~20 µs), and ~0.2 ms of kernel time writing 170 KB; on ' +
