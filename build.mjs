@@ -1,8 +1,9 @@
 // npm run build: makes dist/timetrack, one self-contained executable (docs/executable.md).
 //
 //   1. esbuild bundles src/main.ts and everything it imports into dist/timetrack.cjs; the
-//      sql/ migrations, the bundled workers (bcrypt, WAL checkpoints, short lists), the version and the
-//      commit go in as __TIMETRACK_EMBEDDED__ (read by src/embedded.ts).
+//      sql/ migrations, the bundled workers (bcrypt, WAL checkpoints, short lists, large
+//      reports), the version and the commit go in as __TIMETRACK_EMBEDDED__ (read by
+//      src/embedded.ts).
 //   2. Node's own Single Executable Application support (Node 20, fully offline) turns
 //      the bundle plus better-sqlite3's native addon (a SEA asset, unpacked at run time by
 //      src/db/native-sea.ts) into a blob, which postject injects into a copy of the
@@ -110,6 +111,7 @@ const migrations = embedded.readMigrationsFrom(join(ROOT, 'sql'));
 const bcryptWorker = embedded.bcryptWorkerSource();
 const checkpointWorker = embedded.bundleWorker(embedded.CHECKPOINT_WORKER);
 const shortListWorker = embedded.bundleWorker(embedded.SHORT_LIST_WORKER);
+const reportWorker = embedded.bundleWorker(embedded.REPORT_WORKER);
 
 rmSync(DIST, { recursive: true, force: true });
 mkdirSync(DIST, { recursive: true });
@@ -137,6 +139,7 @@ await build({
       bcryptWorker,
       checkpointWorker,
       shortListWorker,
+      reportWorker,
       web: webBuild.serializeAssets(web.assets),
     }),
   },

@@ -15,6 +15,7 @@ import type { Config } from './config';
 import { beforeCommit, type Db } from './db/open';
 import type { ReaderPool } from './db/readers';
 import { type ShortLists, shortListsHere } from './db/short-lists';
+import type { TextStreams } from './db/text-streams';
 import { createWriteQueue } from './db/write-queue';
 import { createListStreams, STREAM_WAIT_MS } from './http/streams';
 import { createIdempotency } from './idempotency/keys';
@@ -26,6 +27,7 @@ import { createProjectService } from './projects/service';
 import { createProjectStore } from './projects/store';
 import { createReportService } from './reports/service';
 import { createReportStore } from './reports/store';
+import type { ReportRequest } from './reports/text';
 import { createRoleService } from './roles/service';
 import { createRoleStore } from './roles/store';
 import { createTimerService } from './timer/service';
@@ -42,6 +44,8 @@ export interface AppDeps {
   readers: ReaderPool;
   /** How short lists are read whole (db/short-lists.ts); default: on the event loop. */
   shortLists?: ShortLists['read'];
+  /** Where large reports are made (db/text-streams.ts, the report worker); default: here. */
+  reportStreams?: TextStreams<ReportRequest>;
   passwords: PasswordHasher;
   secretKey: string;
   /** With --metrics: what requests and logins are counted in (metrics.ts). */
@@ -93,7 +97,7 @@ export function createApp(deps: AppDeps) {
     userIdOf: users.idOf,
   });
   const reports = createReportService({
-    reports: createReportStore(readers),
+    reports: createReportStore(readers, deps.reportStreams),
     timeFilters: times.filters,
   });
   const login = createLoginService({

@@ -28,6 +28,7 @@ interface Embedded {
   bcryptWorker: string;
   checkpointWorker: string;
   shortListWorker: string;
+  reportWorker: string;
   web: SerializedAsset[];
 }
 
@@ -88,6 +89,7 @@ export function bcryptWorkerSource(): string {
 /** The entry points of the workers with a database connection (build.mjs bundles them). */
 export const CHECKPOINT_WORKER = 'src/db/checkpoint-worker.ts';
 export const SHORT_LIST_WORKER = 'src/db/short-list-worker.ts';
+export const REPORT_WORKER = 'src/reports/report-worker.ts';
 
 /** Source of the WAL checkpoint worker (db/checkpointer.ts), run the same way. */
 export const checkpointWorkerSource = () =>
@@ -96,6 +98,9 @@ export const checkpointWorkerSource = () =>
 /** Source of the short-list worker (db/short-lists.ts), run the same way. */
 export const shortListWorkerSource = () =>
   databaseWorkerSource(SHORT_LIST_WORKER, (e) => e.shortListWorker);
+
+/** Source of the large-report worker (db/text-streams.ts, reports/store.ts), run the same way. */
+export const reportWorkerSource = () => databaseWorkerSource(REPORT_WORKER, (e) => e.reportWorker);
 
 /**
  * A worker with a database connection, started once the server answers requests (the

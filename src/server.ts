@@ -13,6 +13,8 @@ import { type Db, openDatabase, WriteLockBusy, whenWriteLockFree } from './db/op
 import { createReaderPool } from './db/readers';
 import { ensureSecretKey } from './db/settings';
 import { type ShortListOptions, type ShortLists, startShortLists } from './db/short-lists';
+import { startTextStreams, type TextStreamOptions } from './db/text-streams';
+import { reportWorkerSource } from './embedded';
 import { ApiError, serverError, serviceUnavailable } from './errors';
 import { clientAddress, newRequestId, sentRequestId } from './http/client';
 import type { Ctx, Handler } from './http/context';
@@ -23,6 +25,7 @@ import { endpointMethodNotAllowed, endpointNotFound, type Router } from './http/
 import type { StaticSite } from './http/static';
 import { createLogger, type Logger } from './log';
 import { createMetrics, type Metrics } from './metrics';
+import { openReportText } from './reports/text';
 import { createRouter } from './routes';
 import { isApiPath, webSite } from './web-assets';
 
@@ -228,6 +231,8 @@ export interface StartOptions {
   bcrypt?: { workers?: number; onEvent?: (event: HasherEvent) => void };
   /** Internal: tests shorten the short-list worker's idle time and see it start and exit. */
   shortLists?: ShortListOptions;
+  /** Internal: the same for the large-report worker. */
+  reportStreams?: TextStreamOptions;
 }
 
 const SERVE_BUSY_TIMEOUT_MS = 20;
@@ -264,6 +269,15 @@ export async function startServer(
   }
   const readers = createReaderPool(config.db);
   const shortLists = startShortLists(config.db, readers, log, options.shortLists);
+  const reportStreams = startTextStreams({
+    what: 'large report',
+    file: config.db,
+    readers,
+    source: reportWorkerSource,
+    openText: openReportText,
+    log,
+    options: options.reportStreams,
+  });
   const metrics = config.metrics
     ? createMetrics({
         dbFile: config.db,
@@ -277,6 +291,7 @@ export async function startServer(
     db,
     readers,
     shortLists: shortLists.read,
+    reportStreams,
     passwords,
     secretKey,
     metrics,
@@ -295,6 +310,7 @@ export async function startServer(
     server.close();
     await passwords.close();
     await shortLists.stop();
+    await reportStreams.stop();
     readers.close();
     db.close();
     throw err;
@@ -306,6 +322,7 @@ export async function startServer(
     server.close();
     metricsServer?.close();
     await shortLists.stop();
+    await reportStreams.stop();
     throw err;
   }
   // From here on a statement blocks the event loop at most this long on another
@@ -342,6 +359,7 @@ export async function startServer(
       await passwords.close();
       filler.stop();
       await shortLists.stop();
+      await reportStreams.stop();
       readers.close();
       // With Litestream running this checkpoint cannot finish anyway (it holds a read
       // transaction): measured, the WAL stayed 12 MB after a stop.

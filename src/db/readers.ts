@@ -12,7 +12,7 @@
 // process kept one per reader ever open at once (300 streams at once → 300 for good).
 // The number of readers is bounded by how many lists may stream at once (http/streams.ts):
 // at most that many plus the one reading a short list.
-import { type Db, openDatabase, statementCache } from './open';
+import { type Db, type OpenOptions, openDatabase, statementCache } from './open';
 
 export interface Reader {
   db: Db;
@@ -28,7 +28,8 @@ export interface ReaderPool {
 /** Idle readers that keep their page cache; the others give theirs back. */
 const WARM = 4;
 
-export function createReaderPool(file: string): ReaderPool {
+/** `open`: how each connection is opened (a worker thread passes the addon it loaded). */
+export function createReaderPool(file: string, open: OpenOptions = {}): ReaderPool {
   const idle: Reader[] = [];
   const all = new Set<Reader>();
   let closed = false;
@@ -36,7 +37,7 @@ export function createReaderPool(file: string): ReaderPool {
     acquire() {
       const reader = idle.pop();
       if (reader) return reader;
-      const db = openDatabase(file, { readonly: true });
+      const db = openDatabase(file, { ...open, readonly: true });
       const fresh = { db, sql: statementCache(db) };
       all.add(fresh);
       return fresh;

@@ -7,12 +7,12 @@
 // (http/streams.ts), and a response that makes no progress for the stall limit is cut
 // off (http/stream-watch.ts). The same paging and streaming write CSV (sendCsvList),
 // each row's CSV made from its JSON text.
-import { serviceUnavailable } from '../errors';
 import type { Ctx } from './context';
 import { attachment, CSV_TYPE, csvLine } from './csv';
 import type { Paging } from './query';
 import { JSON_TYPE, joinedBytes, sendText, startStream } from './respond';
 import { cutOff, ownTurn, progress, watchConnection, watchTail } from './stream-watch';
+import { tooManyStreams } from './streams';
 
 /** The rows of one list in one consistent snapshot, as API JSON texts. */
 export interface ListRows {
@@ -102,11 +102,6 @@ const FLUSH_BYTES = 64 * 1024;
  * same snapshot.
  */
 const FIRST_ROWS = 1000;
-/** Retry-After of the 503 of a list that found no free stream slot (http/streams.ts). */
-const RETRY_AFTER_SECONDS = 2;
-
-const tooManyStreams = () =>
-  serviceUnavailable('Too many lists are being streamed; try again shortly', RETRY_AFTER_SECONDS);
 
 export async function sendList(
   ctx: Ctx,

@@ -1,12 +1,21 @@
-// The limits of streamed lists (http/list.ts), shared by every request of one server. A
-// streamed list holds a database reader and its snapshot (db/readers.ts) until its client
+// The limits of streamed lists (http/list.ts) and large reports (http/text-body.ts),
+// shared by every request of one server. A streamed list or report holds a database
+// reader and its snapshot (db/readers.ts, db/text-streams.ts) until its client
 // has taken the rows, so a client that stops reading must not hold them forever and
 // there must not be any number of them: a stream that makes no progress for `stallMs`
 // is cut off, and at most `max` lists stream at once. A list that finds every slot taken
 // waits up to `waitMs` for one (the longest-waiting list gets the next), then gets a 503.
+import { serviceUnavailable } from '../errors';
 
 /** How long a list waits for a free slot before its 503. */
 export const STREAM_WAIT_MS = 1000;
+
+/** Retry-After of the 503 of a list that found no free stream slot. */
+const RETRY_AFTER_SECONDS = 2;
+
+/** The 503 of a list (or a large report) that found no free slot in time. */
+export const tooManyStreams = () =>
+  serviceUnavailable('Too many lists are being streamed; try again shortly', RETRY_AFTER_SECONDS);
 
 export interface StreamLimits {
   /** Lists streamed at once. */

@@ -32,17 +32,23 @@ export function toReportRowJson(row: ReportRow, groupBy: readonly Grouping[]): R
   return out as ReportRowJson;
 }
 
-/** The CSV of a report: one column per grouping (a project by its first slug), then totals. */
-export function reportCsvLines(report: ReportJson): {
-  header: string[];
-  rows: (string | number | null)[][];
-} {
-  const header = [...report.group_by, 'hours', 'duration_seconds', 'entries'];
-  const rows = report.rows.map((r) => [
-    ...report.group_by.map((g) => (g === 'project' ? (r.project?.[0] ?? null) : (r[g] ?? null))),
-    hoursText(r.duration),
-    r.duration,
-    r.entries,
-  ]);
-  return { header, rows };
+/** The CSV header of a report: one column per grouping, then the totals. */
+export const reportCsvHeader = (groupBy: readonly Grouping[]): string[] => [
+  ...groupBy,
+  'hours',
+  'duration_seconds',
+  'entries',
+];
+
+/** A row's CSV cells: a project by its first slug (its name is in the JSON only), then totals. */
+export function reportCsvCells(
+  row: ReportRowJson,
+  groupBy: readonly Grouping[],
+): (string | number | null)[] {
+  return [
+    ...groupBy.map((g) => (g === 'project' ? (row.project?.[0] ?? null) : (row[g] ?? null))),
+    hoursText(row.duration),
+    row.duration,
+    row.entries,
+  ];
 }

@@ -3,13 +3,20 @@
 // caller's visibility, SPEC §3), so a report never counts an entry GET /times would not
 // list; this service adds only what reports need on top: the required dates and the
 // groupings.
+import type { TextStream } from '../db/text-streams';
 import { badQueryValue } from '../errors';
 import type { Actor } from '../policy';
 import type { TimeListFilters } from '../times/store';
-import { GROUPINGS, type Grouping, type ReportJson, toReportRowJson } from './json';
+import { GROUPINGS, type Grouping } from './json';
 import type { ReportStore } from './store';
 
 export type ReportService = ReturnType<typeof createReportService>;
+
+/**
+ * A report's body (the JSON of `ReportJson`, or its CSV): made already, in one piece,
+ * or (a large one) to be read a piece at a time; `stream` opens it in a new snapshot.
+ */
+export type ReportBody = { whole: string } | { stream: () => TextStream };
 
 export interface ReportServiceDeps {
   reports: ReportStore;
@@ -52,23 +59,19 @@ export function createReportService(deps: ReportServiceDeps) {
     /**
      * GET /reports: the filters of GET /times (same kind 11 errors, same visibility),
      * then `start` and `end` required (a missing one is kind 11 with an empty value) and
-     * at most five years apart (kind 11 on `end`), then `group_by`.
+     * at most five years apart (kind 11 on `end`), then `group_by`. A report that reads
+     * little is made at once; a large one is to be streamed (reports/store.ts readWhole).
      */
-    report(actor: Actor, query: URLSearchParams): ReportJson {
+    report(actor: Actor, query: URLSearchParams, csv: boolean): ReportBody {
       const filters = { ...deps.timeFilters(actor, query), includeRevisions: false };
       const { start, end } = filters;
       if (start === undefined) throw badQueryValue('start', '');
       if (end === undefined) throw badQueryValue('end', '');
       if (isMoreYearsAfter(start, end, MAX_YEARS)) throw badQueryValue('end', end);
       const groupBy = groupByParam(query);
-      const { rows, total } = deps.reports.report(filters, groupBy);
-      return {
-        start,
-        end,
-        group_by: groupBy,
-        rows: rows.map((row) => toReportRowJson(row, groupBy)),
-        total,
-      };
+      const plan = deps.reports.plan({ ...filters, start, end }, groupBy, csv);
+      const whole = deps.reports.readWhole(plan);
+      return whole !== undefined ? { whole } : { stream: () => deps.reports.stream(plan.request) };
     },
   };
 }

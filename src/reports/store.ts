@@ -3,12 +3,14 @@
 // (times/store.ts timeWhere), so a report counts exactly the entries the list shows.
 import { hasSlugSql } from '../activities/store';
 import { inSnapshot, type ReaderPool } from '../db/readers';
+import { type TextStream, type TextStreams, textHere } from '../db/text-streams';
 import { projectSlugsSql } from '../projects/store';
 import type { TimeListFilters } from '../times/store';
 import { timeWhere } from '../times/store';
 import { usernameSql } from '../users/store';
-import type { Grouping, ReportRow, Totals } from './json';
+import type { Grouping } from './json';
 import { splitByMonth } from './months';
+import { openReportText, type ReportRequest } from './text';
 
 interface GroupSql {
   /** What rows `r` are grouped by: entries (times t, `ga` = time_activities) or sums (d). */
@@ -154,7 +156,12 @@ export function reportQuery(f: TimeListFilters, groupBy: readonly Grouping[]) {
     ORDER BY ${keys.map(({ g, k }) => GROUPS[g].order(k)).join(', ')}`;
   const totalSql = `SELECT coalesce(sum(t.duration), 0) AS duration, count(*) AS entries
     FROM ${from} ${clause}`;
-  return { rowsSql, rowsParams: innerParams, totalSql, params };
+  // What the grouping reads: per-month totals and the edges' entries, or entries (once
+  // per activity when grouped by activity), counted no further than a last parameter.
+  const readSql = months
+    ? `SELECT count(*) FROM (SELECT 1 FROM (${months.from}) LIMIT ?)`
+    : `SELECT count(*) FROM (SELECT 1 FROM ${from} ${join} ${clause} LIMIT ?)`;
+  return { rowsSql, rowsParams: innerParams, totalSql, params, readSql, readParams: innerParams };
 }
 
 /** The per-month totals (sql/006) as the entries make them now. */
@@ -177,27 +184,64 @@ export const WRONG_MONTH_TOTALS_SQL = `SELECT month, project_id, user_id
 
 export type ReportStore = ReturnType<typeof createReportStore>;
 
-export function createReportStore(readers: ReaderPool) {
+/**
+ * A report that reads more rows than this (entries, or per-month totals) is made on the
+ * report worker and streamed; a smaller one here, in one piece (see readWhole).
+ */
+export const HERE_MAX_READ = 10_000;
+
+/** A report's statements: what its body is made from, and how to count what it reads. */
+export interface ReportPlan {
+  request: ReportRequest;
+  readSql: string;
+  readParams: unknown[];
+}
+
+export function createReportStore(
+  readers: ReaderPool,
+  /** Large reports: made on the report worker (db/text-streams.ts); default: here. */
+  streams?: TextStreams<ReportRequest>,
+) {
   return {
-    /**
-     * The groups and the total, in one snapshot. Without an activity grouping every entry
-     * is in exactly one group, so the total is the sum of the groups (no second pass).
-     */
-    report(filters: TimeListFilters, groupBy: readonly Grouping[]) {
+    plan(
+      filters: TimeListFilters & { start: string; end: string },
+      groupBy: Grouping[],
+      csv: boolean,
+    ): ReportPlan {
       const q = reportQuery(filters, groupBy);
+      return {
+        request: {
+          start: filters.start,
+          end: filters.end,
+          groupBy,
+          csv,
+          rowsSql: q.rowsSql,
+          rowsParams: q.rowsParams,
+          totalSql: groupBy.includes('activity') ? q.totalSql : undefined,
+          totalParams: q.params,
+        },
+        readSql: q.readSql,
+        readParams: q.readParams,
+      };
+    },
+    /**
+     * The whole body, made here in one snapshot, when the report reads at most
+     * HERE_MAX_READ rows (counted first, in the same snapshot, by a statement that stops
+     * there: ~1 ms at most); else undefined, and it is to be streamed.
+     */
+    readWhole(plan: ReportPlan): string | undefined {
       return inSnapshot(readers, (reader) => {
-        const rows = reader.sql(q.rowsSql).all(...q.rowsParams) as ReportRow[];
-        const total: Totals = groupBy.includes('activity')
-          ? (reader.sql(q.totalSql).get(...q.params) as Totals)
-          : rows.reduce(
-              (t, r) => ({ duration: t.duration + r.duration, entries: t.entries + r.entries }),
-              {
-                duration: 0,
-                entries: 0,
-              },
-            );
-        return { rows, total };
+        const read = reader
+          .sql(plan.readSql)
+          .pluck()
+          .get(...plan.readParams, HERE_MAX_READ + 1) as number;
+        if (read > HERE_MAX_READ) return undefined;
+        return openReportText(reader.sql, plan.request).read(Number.POSITIVE_INFINITY).text;
       });
+    },
+    /** The body a piece at a time, made on the report worker (here when it cannot run). */
+    stream(request: ReportRequest): TextStream {
+      return streams ? streams.open(request) : textHere(readers, openReportText, request);
     },
   };
 }
