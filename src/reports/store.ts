@@ -185,17 +185,59 @@ export const WRONG_MONTH_TOTALS_SQL = `SELECT month, project_id, user_id
 export type ReportStore = ReturnType<typeof createReportStore>;
 
 /**
- * A report that reads more rows than this (entries, or per-month totals) is made on the
- * report worker and streamed; a smaller one here, in one piece (see readWhole).
+ * What a report made on the event loop may cost: at most this many rows read (entries, or
+ * per-month totals) and at most HERE_MAX_GROUPS groups answered. In-process on the
+ * 1,000,000-entry set a year of everyone by project and month (~7,300 totals read, 2,400
+ * groups) takes ~10 ms (docs/benchmarks.md), one user's month ~0.1 ms, so a report within
+ * both holds the event loop ~20 ms at most. Anything larger (three years of everyone by
+ * day, user and activity: ~260,000 rows read, ~270,000 groups, ~2 s) is made on the report
+ * worker (db/text-streams.ts) and streamed.
  */
 export const HERE_MAX_READ = 10_000;
+export const HERE_MAX_GROUPS = 5_000;
 
 /** A report's statements: what its body is made from, and how to count what it reads. */
 export interface ReportPlan {
   request: ReportRequest;
   readSql: string;
   readParams: unknown[];
+  /** The most groups the report can have, given how many users, projects and activities there are. */
+  groupsBound: (sizes: TableSizes) => number;
 }
+
+/** How many rows users, projects and activities have (deleted ones too). */
+interface TableSizes {
+  users: number;
+  projects: number;
+  activities: number;
+}
+
+const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
+const monthNumber = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7));
+
+/**
+ * The most groups a report can have: the product, over its groupings, of how many keys
+ * each can take (days, weeks and months of the range; the users and projects filtered
+ * on, else every one there is; every activity).
+ */
+function groupsBound(
+  f: TimeListFilters & { start: string; end: string },
+  groupBy: readonly Grouping[],
+) {
+  const days = dayNumber(f.end) - dayNumber(f.start) + 1;
+  const keys: Record<Grouping, (sizes: TableSizes) => number> = {
+    day: () => days,
+    week: () => Math.floor(days / 7) + 2,
+    month: () => monthNumber(f.end) - monthNumber(f.start) + 1,
+    user: (sizes) => f.userIds.length || sizes.users,
+    project: (sizes) => f.projectIds.length || sizes.projects,
+    activity: (sizes) => sizes.activities,
+  };
+  return (sizes: TableSizes) => groupBy.reduce((n, g) => n * keys[g](sizes), 1);
+}
+
+const TABLE_SIZES_SQL = `SELECT (SELECT count(*) FROM users) AS users,
+  (SELECT count(*) FROM projects) AS projects, (SELECT count(*) FROM activities) AS activities`;
 
 export function createReportStore(
   readers: ReaderPool,
@@ -222,12 +264,15 @@ export function createReportStore(
         },
         readSql: q.readSql,
         readParams: q.readParams,
+        groupsBound: groupsBound(filters, groupBy),
       };
     },
     /**
-     * The whole body, made here in one snapshot, when the report reads at most
-     * HERE_MAX_READ rows (counted first, in the same snapshot, by a statement that stops
-     * there: ~1 ms at most); else undefined, and it is to be streamed.
+     * The whole body, made here in one snapshot, when the report is small: it reads at
+     * most HERE_MAX_READ rows (counted first, in the same snapshot, by a statement that
+     * stops there: ~1 ms at most) and has at most HERE_MAX_GROUPS groups (each group has
+     * a row read; beyond that, bounded by what its groupings can take). Else undefined:
+     * it is to be streamed.
      */
     readWhole(plan: ReportPlan): string | undefined {
       return inSnapshot(readers, (reader) => {
@@ -236,6 +281,10 @@ export function createReportStore(
           .pluck()
           .get(...plan.readParams, HERE_MAX_READ + 1) as number;
         if (read > HERE_MAX_READ) return undefined;
+        if (read > HERE_MAX_GROUPS) {
+          const sizes = reader.sql(TABLE_SIZES_SQL).get() as TableSizes;
+          if (plan.groupsBound(sizes) > HERE_MAX_GROUPS) return undefined;
+        }
         return openReportText(reader.sql, plan.request).read(Number.POSITIVE_INFINITY).text;
       });
     },
