@@ -39,9 +39,9 @@ export interface Config {
   lockWaitSeconds: number;
   loginMaxFailuresPerAddress: number;
   loginQueuePerWorker: number;
-  /** A streamed list whose client takes nothing for this long is cut off (http/list.ts). */
+  /** A streamed list or report whose client takes nothing for this long is cut off (http/list.ts, http/text-body.ts). */
   listStallSeconds: number;
-  /** Lists streamed at once (each holds a database reader); more wait, then get 503. */
+  /** Lists and reports streamed at once (each holds a database reader); more wait, then get 503. */
   maxStreamedLists: number;
   corsOrigins: readonly string[];
   /** Serve the web app (src/web) next to the API; false: the API only. */
@@ -218,13 +218,13 @@ export const SETTINGS = [
     env: 'TIMETRACK_LIST_STALL_SECONDS',
     default: '60',
     describe:
-      'a streamed list whose client reads nothing for this many seconds is cut off and its database snapshot freed',
+      'a streamed list or report whose client reads nothing for this many seconds is cut off and its database snapshot freed',
   },
   {
     flag: 'max-streamed-lists',
     env: 'TIMETRACK_MAX_STREAMED_LISTS',
     default: 'auto',
-    describe: `lists of over 1,000 rows streamed at once; more wait up to 1 s, then get 503 (auto = ${STREAMS_PER_CORE} per CPU core)`,
+    describe: `lists of over 1,000 rows and large reports streamed at once; more wait up to 1 s, then get 503 (auto = ${STREAMS_PER_CORE} per CPU core)`,
   },
   {
     flag: 'cors-origins',

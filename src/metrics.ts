@@ -19,7 +19,7 @@ export interface MetricSources {
   dbFile: string;
   /** Password checks waiting for a bcrypt worker. */
   bcryptWaiting(): number;
-  /** Lists being streamed now (http/streams.ts). */
+  /** Lists (and large reports) being streamed now (http/streams.ts). */
   openLists(): number;
 }
 
@@ -69,7 +69,7 @@ export function createMetrics(sources: MetricSources): Metrics {
   });
   new Gauge({
     name: 'timetrack_streamed_lists_open',
-    help: 'Lists of over 1,000 rows being streamed now (see --max-streamed-lists)',
+    help: 'Lists of over 1,000 rows and large reports being streamed now (see --max-streamed-lists)',
     registers: [registry],
     collect() {
       this.set(sources.openLists());

@@ -35,6 +35,7 @@ export const extensionPaths = {
       ].map(param),
       responses: {
         ...withCsv(ok('The report', schema('Report'))),
+        // 503: a large report, streamed, found every stream slot busy (--max-streamed-lists).
         ...errors(400, 401, 500, 503),
       },
     },
