@@ -52,6 +52,7 @@ export async function startTestServer(
     timeouts?: ServerTimeouts;
     bcrypt?: StartOptions['bcrypt'];
     shortLists?: StartOptions['shortLists'];
+    reportStreams?: StartOptions['reportStreams'];
   } = {},
 ): Promise<TestServer> {
   const dir = tempDir();
@@ -72,6 +73,7 @@ export async function startTestServer(
     timeouts: options.timeouts,
     bcrypt: options.bcrypt,
     shortLists: options.shortLists,
+    reportStreams: options.reportStreams,
   });
   const api = createApi(running.url);
   const adminToken = await api.login(ADMIN.username, ADMIN.password);

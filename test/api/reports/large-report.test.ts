@@ -2,13 +2,15 @@
 // everyone's entries by day × user × activity (~200,000 entries, ~12 MB of JSON) is made
 // off the event loop and streamed like a list. Meanwhile /health keeps answering, also
 // before the report's head arrives (on the event loop it could not: the whole body was
-// made first); its bytes are exactly those of its 36 months' reports put together (each
-// small, made on the event loop), as JSON and as CSV; it takes a stream slot like a long
+// made first); its bytes are exactly those of its 72 half-months' reports put together
+// (each small, made on the event loop), as JSON and as CSV; it takes a stream slot like a long
 // list (none free: 503 with Retry-After) and is cut off when its client stops reading.
+// The worker that makes it exits when idle and starts again for the next one.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import type { TextStreamEvent } from '../../../src/db/text-streams';
 import type { Query } from '../../helpers/api';
 import { insertSpreadTimes } from '../../helpers/bulk';
 import { createActivity, createProject, createUser } from '../../helpers/factories';
@@ -27,14 +29,18 @@ const BUSY_BODY = {
   text: 'Too many lists are being streamed; try again shortly',
 };
 
-/** First and last day of each month from START to END. */
-function months(): { start: string; end: string }[] {
+/**
+ * The halves of each month from START to END (1–15, 16–end): small reports (~2,800
+ * entries, at most 16 days × 17 users × 10 activities groups), made on the event loop.
+ */
+function halfMonths(): { start: string; end: string }[] {
   const out: { start: string; end: string }[] = [];
   for (let y = 2022; y <= 2024; y++) {
     for (let m = 1; m <= 12; m++) {
       const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
       const month = `${y}-${String(m).padStart(2, '0')}`;
-      out.push({ start: `${month}-01`, end: `${month}-${last}` });
+      out.push({ start: `${month}-01`, end: `${month}-15` });
+      out.push({ start: `${month}-16`, end: `${month}-${last}` });
     }
   }
   return out;
@@ -55,6 +61,8 @@ interface Watched {
 
 describe('a report of three years of everyone by day × user × activity', () => {
   let server: TestServer;
+  /** What the report worker did (it exits after 1 s without a report here). */
+  const worker: TextStreamEvent[] = [];
   const url = (query: Query) => {
     const params = new URLSearchParams({ token: server.adminToken });
     for (const [key, value] of Object.entries(query)) {
@@ -66,6 +74,7 @@ describe('a report of three years of everyone by day × user × activity', () =>
   before(async () => {
     server = await startTestServer({
       env: { TIMETRACK_MAX_STREAMED_LISTS: '1', TIMETRACK_LIST_STALL_SECONDS: `${STALL_SECONDS}` },
+      reportStreams: { idleExitMs: 1000, onEvent: (event) => worker.push(event) },
     });
     const users: string[] = [];
     for (let i = 0; i < 16; i++) users.push((await createUser(server)).username);
@@ -135,7 +144,7 @@ describe('a report of three years of everyone by day × user × activity', () =>
     return res;
   };
 
-  it('is made off the event loop and streamed: /health answers all along, the bytes are its months put together', {
+  it('is made off the event loop and streamed: /health answers all along, the bytes are its half-months put together', {
     timeout: 300_000,
   }, async (t) => {
     const large = await watch(LARGE);
@@ -149,11 +158,11 @@ describe('a report of three years of everyone by day × user × activity', () =>
       `${(large.body.length / 2 ** 20).toFixed(1)} MB; /health answered ${large.healthBeforeHead} times before its head, ${large.healthDuringBody} during its body; RSS of the test process ${large.rssBefore.toFixed(0)} → at most ${large.rssPeak.toFixed(0)} MB`,
     );
 
-    // Grouped by day first, the report is its months' reports one after the other.
+    // Grouped by day first, the report is its half-months' reports one after the other.
     const rows: unknown[] = [];
     const total = { duration: 0, entries: 0 };
-    for (const month of months()) {
-      const part = (await report({ ...month, group_by: GROUP_BY })).body as {
+    for (const half of halfMonths()) {
+      const part = (await report({ ...half, group_by: GROUP_BY })).body as {
         rows: unknown[];
         total: typeof total;
       };
@@ -163,20 +172,24 @@ describe('a report of three years of everyone by day × user × activity', () =>
     }
     assert.equal(total.entries, ENTRIES);
     const expected = JSON.stringify({ start: START, end: END, group_by: GROUP_BY, rows, total });
-    assert.ok(large.body === expected, 'the streamed report differs from its months together');
+    assert.ok(large.body === expected, 'the streamed report differs from its half-months together');
 
     const csv = await watch({ ...LARGE, format: 'csv' });
+    const workerSoFar = [...worker];
     assert.equal(csv.status, 200);
     assert.equal(csv.contentLength, null);
     assert.deepEqual([...csv.healthStatuses], [200]);
     assert.ok(csv.healthBeforeHead >= 5, `${csv.healthBeforeHead} answers before its head`);
     let expectedCsv = '';
-    for (const month of months()) {
-      const text = (await report({ ...month, group_by: GROUP_BY, format: 'csv' })).text;
+    for (const half of halfMonths()) {
+      const text = (await report({ ...half, group_by: GROUP_BY, format: 'csv' })).text;
       const header = text.slice(0, text.indexOf('\r\n') + 2);
       expectedCsv += expectedCsv === '' ? text : text.slice(header.length);
     }
-    assert.ok(csv.body === expectedCsv, 'the streamed CSV differs from its months together');
+    assert.ok(csv.body === expectedCsv, 'the streamed CSV differs from its half-months together');
+    // Idle while the half-months (small) were made, the worker exited; the CSV started it
+    // again.
+    assert.deepEqual(workerSoFar, ['ready', 'exited', 'ready']);
   });
 
   it('takes a stream slot: with none free another waits, then gets 503; a client that stops reading is cut off', {
