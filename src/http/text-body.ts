@@ -19,10 +19,10 @@ export interface Pieces {
 }
 
 /**
- * The first piece: a body up to this size is sent whole, with Content-Length (every
- * report of one user's month or of a year by project and month is).
+ * The first piece: a body up to this size is sent whole, with Content-Length (a large
+ * report of few groups, e.g. five years of everyone by activity, a few KB).
  */
-export const WHOLE_CHARS = 1024 * 1024;
+const WHOLE_CHARS = 1024 * 1024;
 /** The pieces after it: what a list writes at a time. */
 const PIECE_CHARS = 64 * 1024;
 
