@@ -141,9 +141,21 @@ const CLOSE: Partial<Record<RowId, string>> = {
   project:
     "Closing the gap: as for 1a; the statement is already one lookup of the project's stored JSON.",
   month:
-    'Closing the gap: met. What is left per month on the event loop is HTTP, handing the ' +
-    'list to the worker and back (~20 µs), and ~0.2 ms of kernel time writing 170 KB; on ' +
-    "the worker, the pages the reader's cache does not hold (`pread`).",
+    'Closing the gap: not closed by this round (issue 30), on purpose. Until sql/009 each ' +
+    "entry's whole JSON was stored twice (730 MiB with its indexes, 70 % of the file) and a " +
+    'month was read as ~550 stored texts joined (~0.3 ms of CPU in-process); now it is ' +
+    'written at read time from rows that hold no borrowed names (~0.8 ms), so the file is ' +
+    '1.45× its plain tables and a rename touches one small row. The month row is CPU-bound: ' +
+    '~2.4 ms of the two cores per request with the load generator, so 10 connections queue ' +
+    "for ~12 ms. In-process, turning every entry's row into text costs ≥ 0.6 ms a month " +
+    'however much of it is prepared: with the JSON pre-written in two pieces per entry ' +
+    '(303 MiB, keys included) ~0.6 ms, with its values prepared (today, 154 MiB) ~0.8 ms, ' +
+    'with nothing but the uuid ~0.28 ms, ~0.14 ms of which are the three name lookups. Only ' +
+    'the whole text stored per entry reads as fast as before, and it alone (~290 MiB on ' +
+    'this set) is more than the 1.5× file budget leaves (~170 MiB). Tried: reading on the ' +
+    'worker alone instead of on both cores (770 against 820 req/s, p99 40 against 36 ms). ' +
+    'What would close it: more cores (the row is CPU-bound, not I/O-bound), or a stored ' +
+    'copy of recent months only, which the benchmark (a middle year) would not see.',
   create:
     'Closing the gap: what is left per create is its statements (~250 µs in-process, the ' +
     'index inserts and the JSON the largest) and HTTP; the checkpoints, most of the cost ' +
@@ -494,6 +506,22 @@ const HOT_SPOTS = [
   'RSS; handling a request with no promise at all when its handler finishes at once',
   '(the server, the write-lock retry and authentication synchronous for a GET): 11,460 →',
   '11,589 and 11,683 → 11,403, noise, so the async code stays as it was.',
+  '',
+  '**Changed — derived data by triggers alone** (issue 30; sql/009, src/times/json-sql.ts).',
+  "An entry's API JSON is no longer stored: `time_json` (328 MiB and a 69 MiB index) and",
+  '`time_user_json` (404 MiB) are gone, and each read writes the JSON from',
+  "`time_user_rows` (154 MiB: the entry's own fields clustered by user and month, the",
+  'dates and quoted texts already JSON) and three small tables of the names it borrows',
+  '(`project_slug_lists`, `activity_sets`, `users`). Triggers keep every derived row',
+  'exact in the writing transaction, whoever writes (the sqlite3 shell included); no',
+  'service marks anything stale. The 1,000,000-entry file: 1,142 → 496 MiB (plain tables',
+  '341 MiB: 3.3× → 1.45×). In-process: a single time read ~13 → ~17 µs of CPU (1a stays',
+  'met: 36 % of bare), a month ~0.3 → ~0.8 ms (row 2 misses, see above), a rename of a',
+  '106,296-entry project from ~0.6–1.9 s in the request to ~1.4 ms in the server (row',
+  '10). Creates answer the JSON read back in their transaction instead of an',
+  '`UPDATE … RETURNING`: 2,350 → 2,245/s (met). The next short list is read on the event',
+  'loop while the worker has two (src/db/short-lists.ts), so both cores write JSON: month',
+  '770 → 820 req/s.',
   '',
   '**Fixed — bcrypt workers for good.** The pool started by the first logins kept its',
   'isolates for the life of the server; a worker now exits after 10 s without a task.',
