@@ -153,7 +153,7 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'with nothing but the uuid ~0.28 ms, ~0.14 ms of which are the three name lookups. Only ' +
     'the whole text stored per entry reads as fast as before, and it alone (~290 MiB on ' +
     'this set) is more than the 1.5× file budget leaves (~170 MiB). Tried: reading on the ' +
-    'worker alone instead of on both cores (770 against 820 req/s, p99 40 against 36 ms). ' +
+    'worker alone instead of on both cores (a run of this row by itself: 770 req/s, p99 40 ms). ' +
     'What would close it: more cores (the row is CPU-bound, not I/O-bound), or a stored ' +
     'copy of recent months only, which the benchmark (a middle year) would not see.',
   create:
@@ -520,8 +520,8 @@ const HOT_SPOTS = [
   '106,296-entry project from ~0.6–1.9 s in the request to ~1.4 ms in the server (row',
   '10). Creates answer the JSON read back in their transaction instead of an',
   '`UPDATE … RETURNING`: 2,350 → 2,245/s (met). The next short list is read on the event',
-  'loop while the worker has two (src/db/short-lists.ts), so both cores write JSON: month',
-  '770 → 820 req/s.',
+  'loop while the worker has two (src/db/short-lists.ts), so both cores write JSON (the',
+  'worker alone, in a run of row 2 by itself: 770 req/s, p99 40 ms).',
   '',
   '**Fixed — bcrypt workers for good.** The pool started by the first logins kept its',
   'isolates for the life of the server; a worker now exits after 10 s without a task.',
