@@ -1,0 +1,88 @@
+// Every revision of an object, newest first, with who made each and when: the one table
+// of the history views (an entry's, a project's, an activity's), fed by a history
+// endpoint (GET …/:uuid/history). Each view names only its own columns.
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { errorText } from '../api';
+import { formatInstant } from './dates';
+import { ScrollBox } from './ScrollBox';
+
+/** What every history revision has beside the object's own fields. */
+interface Revision {
+  revision: number;
+  changed_at: string;
+  changed_by: string | null;
+  deleted_at: string | null;
+}
+
+/** One column of the object's own: its heading and its cell (class `nowrap`, `num`, …). */
+export interface RevisionColumn<R> {
+  label: string;
+  cell: (revision: R) => ComponentChildren;
+  class?: string;
+}
+
+/**
+ * The revisions `load` answers, read again when `version` changes (after a save), and
+ * shown as a table with a caption; while loading, "Loading…"; on failure, the error.
+ */
+export function Revisions<R extends Revision>(props: {
+  load: () => Promise<R[]>;
+  version: unknown;
+  caption: string;
+  columns: RevisionColumn<R>[];
+}) {
+  const [revisions, setRevisions] = useState<R[] | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  // Read again when `version` changes: a new object, or a save.
+  useEffect(() => {
+    setRevisions(undefined);
+    setError(undefined);
+    props.load().then(setRevisions, (err) => setError(errorText(err)));
+  }, [props.version]);
+  const current = revisions?.[0];
+  return (
+    <>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {!revisions && !error && <p>Loading…</p>}
+      {current?.deleted_at && <p class="muted">Deleted on {current.deleted_at}.</p>}
+      {revisions && (
+        <ScrollBox label="Revisions">
+          <table class="list">
+            <caption>{props.caption}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Revision</th>
+                <th scope="col">Changed on</th>
+                <th scope="col">By</th>
+                {props.columns.map((c) => (
+                  <th scope="col" key={c.label}>
+                    {c.label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {revisions.map((r) => (
+                <tr key={r.revision}>
+                  <th scope="row">{r.revision}</th>
+                  <td class="nowrap">{formatInstant(r.changed_at)}</td>
+                  <td>{r.changed_by ?? 'not recorded'}</td>
+                  {props.columns.map((c) => (
+                    <td class={c.class} key={c.label}>
+                      {c.cell(r)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollBox>
+      )}
+    </>
+  );
+}
