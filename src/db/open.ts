@@ -81,6 +81,11 @@ const isBusy = (err: unknown) =>
  */
 const stepsBeforeCommit = new WeakMap<Db, (() => void)[]>();
 
+/** Runs the connection's beforeCommit steps (at the end of its outermost write). */
+const runStepsBeforeCommit = (db: Db) => {
+  for (const step of stepsBeforeCommit.get(db) ?? []) step();
+};
+
 /** Adds a step run before every outermost COMMIT of writeTransaction on `db`. */
 export function beforeCommit(db: Db, step: () => void): void {
   const steps = stepsBeforeCommit.get(db);
@@ -98,14 +103,14 @@ export function beforeCommit(db: Db, step: () => void): void {
  */
 export function writeTransaction<T>(db: Db, fn: () => T): T {
   const outermost = !db.inTransaction;
-  const steps = outermost ? stepsBeforeCommit.get(db) : undefined;
-  const run = steps
-    ? () => {
-        const result = fn();
-        for (const step of steps) step();
-        return result;
-      }
-    : fn;
+  const run =
+    outermost && stepsBeforeCommit.has(db)
+      ? () => {
+          const result = fn();
+          runStepsBeforeCommit(db);
+          return result;
+        }
+      : fn;
   try {
     return db.transaction(run).immediate();
   } catch (err) {
@@ -128,7 +133,7 @@ export function openWrite(db: Db): { commit(): void; rollback(): void } {
   }
   return {
     commit() {
-      for (const step of stepsBeforeCommit.get(db) ?? []) step();
+      runStepsBeforeCommit(db);
       db.exec('COMMIT');
     },
     rollback() {

@@ -37,7 +37,7 @@ const GROUPS: Record<Grouping, GroupSql> = {
     shown: (k) => `(SELECT slug FROM activities WHERE id = ${k}) AS activity`,
     order: (k) => `activity, ${k}`,
     // An activity the old reference server deleted has no slug (NO_SLUG), and times do
-    // not show it (times/json-store.ts): an entry counts under the activities it shows,
+    // not show it (times/json-sql.ts): an entry counts under the activities it shows,
     // so one that shows none is in `total` only. Its group is dropped after grouping,
     // one lookup per group rather than per entry.
     kept: (k) => hasSlugSql(`(SELECT slug FROM activities WHERE id = ${k})`),

@@ -25,15 +25,17 @@ const CURRENT: TimeJsonSources = {
     WHERE ta.time_id = t.id AND ${hasSlugSql('a.slug')})`,
 };
 
+/** The slugs of a JSON array of activity ids, as entries show them (slugless ones left out). */
+const activitySlugsOfIds = (ids: string) => `(SELECT json_group_array(a.slug ORDER BY a.slug)
+  FROM json_each(${ids}) j JOIN activities a ON a.id = j.value WHERE ${hasSlugSql('a.slug')})`;
+
 /** How a revision's fields are read from its row (`time_revisions r`). */
 const REVISION: TimeJsonSources = {
   row: 'r',
   usernameOf: usernameSql,
   projectSlugsOf: projectSlugsSql,
-  // The activity slugs of a revision, from the ids it kept (slugless ones left out).
-  activitySlugs: `(SELECT json_group_array(a.slug ORDER BY a.slug)
-    FROM json_each(r.activity_ids) j JOIN activities a ON a.id = j.value
-    WHERE ${hasSlugSql('a.slug')})`,
+  // The activity slugs of a revision, from the ids it kept.
+  activitySlugs: activitySlugsOfIds('r.activity_ids'),
 };
 
 /** A time's API JSON computed from its rows (FROM times t), with `parents` when asked for. */
@@ -49,9 +51,10 @@ export const TIME_HISTORY_JSON = timeHistorySql(CURRENT, REVISION);
  * CROSS JOINs so that SQLite keeps `row` (or what leads to it) as the outer loop: each is
  * one lookup by primary key in a small table.
  */
-export const namesJoin = (row: string) => `CROSS JOIN users lu ON lu.id = ${row}.user_id
-  CROSS JOIN project_slug_lists lp ON lp.project_id = ${row}.project_id
-  CROSS JOIN activity_sets ls ON ls.id = ${row}.activity_set_id`;
+export const namesJoin = (row: string, join: 'CROSS' | 'LEFT' = 'CROSS') =>
+  `${join} JOIN users lu ON lu.id = ${row}.user_id
+  ${join} JOIN project_slug_lists lp ON lp.project_id = ${row}.project_id
+  ${join} JOIN activity_sets ls ON ls.id = ${row}.activity_set_id`;
 
 /**
  * A time's API JSON as reads send it, from its row `row` of time_user_rows and namesJoin:
@@ -74,10 +77,12 @@ export const listedTimeJson = (row: string) =>
     deleted_at: `${row}.deleted`,
   });
 
+/** An entry `t` of times and its row `l` of time_user_rows: the row's key, from the entry. */
+const ROW_OF_ENTRY = `l.user_id = t.user_id AND l.month = substr(t.date_worked, 1, 7)
+  AND l.changed_at = coalesce(t.updated_at, t.created_at) AND l.uuid = t.uuid`;
+
 /** Joins an entry `t` of times to its row `l` of time_user_rows, by that row's key. */
-export const USER_ROW_OF_TIME = `CROSS JOIN time_user_rows l ON l.user_id = t.user_id
-  AND l.month = substr(t.date_worked, 1, 7) AND l.changed_at = coalesce(t.updated_at, t.created_at)
-  AND l.uuid = t.uuid`;
+export const USER_ROW_OF_TIME = `CROSS JOIN time_user_rows l ON ${ROW_OF_ENTRY}`;
 
 /**
  * Entries whose API JSON as reads send it differs from a fresh computation, or that have
@@ -85,11 +90,7 @@ export const USER_ROW_OF_TIME = `CROSS JOIN time_user_rows l ON l.user_id = t.us
  * nothing of a time entry's is ever left to be computed later).
  */
 export const WRONG_TIME_JSON_SQL = `SELECT t.uuid FROM times t
-  LEFT JOIN time_user_rows l ON l.user_id = t.user_id AND l.month = substr(t.date_worked, 1, 7)
-    AND l.changed_at = coalesce(t.updated_at, t.created_at) AND l.uuid = t.uuid
-  LEFT JOIN users lu ON lu.id = l.user_id
-  LEFT JOIN project_slug_lists lp ON lp.project_id = l.project_id
-  LEFT JOIN activity_sets ls ON ls.id = l.activity_set_id
+  LEFT JOIN time_user_rows l ON ${ROW_OF_ENTRY} ${namesJoin('l', 'LEFT')}
   WHERE l.uuid IS NULL OR l.time_id IS NOT t.id OR l.project_id IS NOT t.project_id
     OR l.deleted_at IS NOT t.deleted_at OR l.date_worked IS NOT t.date_worked
     OR ${listedTimeJson('l')} IS NOT ${computedTimeJson(false)}
@@ -97,8 +98,7 @@ export const WRONG_TIME_JSON_SQL = `SELECT t.uuid FROM times t
 
 /** Rows of time_user_rows that belong to no entry (under that key). */
 export const ORPHAN_TIME_ROWS_SQL = `SELECT l.user_id, l.month, l.time_id FROM time_user_rows l
-  WHERE NOT EXISTS (SELECT 1 FROM times t WHERE t.uuid = l.uuid AND t.user_id = l.user_id
-    AND substr(t.date_worked, 1, 7) = l.month AND coalesce(t.updated_at, t.created_at) = l.changed_at)`;
+  WHERE NOT EXISTS (SELECT 1 FROM times t WHERE t.uuid = l.uuid AND ${ROW_OF_ENTRY})`;
 
 /** Projects whose slug list is missing or differs from their slugs. */
 export const WRONG_SLUG_LISTS_SQL = `SELECT p.uuid FROM projects p
@@ -107,5 +107,4 @@ export const WRONG_SLUG_LISTS_SQL = `SELECT p.uuid FROM projects p
 
 /** Activity sets whose slugs differ from their activities'. */
 export const WRONG_ACTIVITY_SETS_SQL = `SELECT s.ids FROM activity_sets s
-  WHERE s.json IS NOT (SELECT json_group_array(a.slug ORDER BY a.slug) FROM json_each(s.ids) j
-    JOIN activities a ON a.id = j.value WHERE ${hasSlugSql('a.slug')}) ORDER BY s.id`;
+  WHERE s.json IS NOT ${activitySlugsOfIds('s.ids')} ORDER BY s.id`;

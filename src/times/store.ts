@@ -253,24 +253,22 @@ export interface ViewedTime extends TimeRow {
 /** TIME_VIEW_SQL as a raw row: its columns in order. */
 type ViewRow = [string, number, number, number | null, string];
 
+/** One time by uuid (parameter: uuid) with its JSON as `json` (over `times t` and `joins`). */
+const viewSql = (json: string, joins = '') => `SELECT t.uuid, t.user_id, t.project_id,
+    t.deleted_at, ${json} AS json
+  FROM times t ${joins} WHERE t.uuid = ?`;
+
 /**
- * One time by uuid (parameter: uuid) for the commonest single read: what
- * TIME_BY_UUID_SQL reads less the activity ids only writes need and the viewer's role,
- * which the service reads apart when it matters.
+ * The commonest single read: what TIME_BY_UUID_SQL reads less the activity ids only
+ * writes need and the viewer's role, which the service reads apart when it matters.
  */
-export const TIME_VIEW_SQL = `SELECT t.uuid, t.user_id, t.project_id, t.deleted_at,
-    ${listedTimeJson('l')} AS json
-  FROM times t ${USER_ROW_OF_TIME} ${namesJoin('l')} WHERE t.uuid = ?`;
+export const TIME_VIEW_SQL = viewSql(listedTimeJson('l'), `${USER_ROW_OF_TIME} ${namesJoin('l')}`);
 
 /** The same with its history (include_revisions), computed from the plain tables. */
-const TIME_VIEW_WITH_PARENTS_SQL = `SELECT t.uuid, t.user_id, t.project_id, t.deleted_at,
-    ${computedTimeJson(true)} AS json
-  FROM times t WHERE t.uuid = ?`;
+const TIME_VIEW_WITH_PARENTS_SQL = viewSql(computedTimeJson(true));
 
 /** Its history (GET /v0/times/:uuid/history), computed from the plain tables. */
-const TIME_HISTORY_SQL = `SELECT t.uuid, t.user_id, t.project_id, t.deleted_at,
-    ${TIME_HISTORY_JSON} AS json
-  FROM times t WHERE t.uuid = ?`;
+const TIME_HISTORY_SQL = viewSql(TIME_HISTORY_JSON);
 
 /** A time's API JSON by id: the answer of each write, read in its transaction. */
 const TIME_JSON_BY_ID_SQL = `SELECT ${listedTimeJson('l')}
