@@ -143,6 +143,7 @@ export interface DayReport {
   draft: boolean;
   quick: boolean;
   minutes: number;
+  waveSpeed: number;
 }
 
 function git(...args: string[]): string {
@@ -209,7 +210,7 @@ export function markdownSection(r: DayReport): string {
       : [
           `Back-of-the-envelope from N = ${n(r.capacity)} (${Math.round(BYTES_PER_ENTRY)} bytes per entry, from the bench set's 496 MiB for 1,000,000 entries):`,
           '',
-          ...envelope(r.capacity),
+          ...envelope(r.capacity, r.waveSpeed, Math.max(1, cpus().length - 1)),
           '',
         ]),
     `Load generator: ${steps.map((s) => `N = ${s.people}: ${s.generatorCores.toFixed(2)} cores, actions late p99 ${ms(s.lateP99)} ms`).join('; ')}.`,
@@ -225,25 +226,23 @@ const BYTES_PER_ENTRY = (496 * 2 ** 20) / 1_000_000;
 /** Entries per person and year: the bench set's (18.2 a day, every day) and a lighter 5 per working day. */
 const BENCH_ENTRIES_PER_YEAR = 1_000_000 / 50 / 3;
 const LIGHT_ENTRIES_PER_YEAR = 5 * 230;
-/** Logins per second one bcrypt worker gives (docs/benchmarks.md row 5: 10.3/s, cost 10). */
-const LOGINS_PER_WORKER = 10;
-
 /**
- * The back-of-the-envelope of docs/capacity.md for N, 10 N and 100 N people: database
- * size per year, and the bcrypt workers a real (not sped-up) ten-minute wave needs with
- * each worker at most half busy (so that the queue, hence p99, stays short).
+ * The back-of-the-envelope of docs/capacity.md for N, 10 N and 100 N people whose wave
+ * takes a real ten minutes: database size per year, and the bcrypt workers their
+ * sign-ins need, scaled from the measured wave (N people at ×`waveSpeed` on `workers`
+ * workers: a real wave of k N people signs in k / waveSpeed times as fast).
  */
-export function envelope(people: number): string[] {
+export function envelope(people: number, waveSpeed: number, workers: number): string[] {
   const mib = (b: number) =>
     b >= 2 ** 30 ? `${(b / 2 ** 30).toFixed(1)} GiB` : `${(b / 2 ** 20).toFixed(0)} MiB`;
   const rows = [1, 10, 100].map((k) => {
     const p = people * k;
     const wave = (0.85 * p) / 600;
-    const workers = Math.max(1, Math.ceil(wave / (LOGINS_PER_WORKER / 2)));
-    return `| ${k === 1 ? 'N' : `${k} N`} = ${n(p)} | ${mib(p * BENCH_ENTRIES_PER_YEAR * BYTES_PER_ENTRY)} | ${mib(p * LIGHT_ENTRIES_PER_YEAR * BYTES_PER_ENTRY)} | ${wave.toFixed(1)} | ${workers} (${workers + 1} cores) | ${n(4 * p)} |`;
+    const need = Math.max(1, Math.ceil((k / waveSpeed) * workers));
+    return `| ${k === 1 ? 'N' : `${k} N`} = ${n(p)} | ${mib(p * BENCH_ENTRIES_PER_YEAR * BYTES_PER_ENTRY)} | ${mib(p * LIGHT_ENTRIES_PER_YEAR * BYTES_PER_ENTRY)} | ${wave.toFixed(1)} (×${(k / waveSpeed).toFixed(2)} the measured wave) | ${need} (${need + 1} cores) | ${n(4 * p)} |`;
   });
   return [
-    '| people | database per year (bench shape: 6,667 entries a person) | per year at 5 entries a working day | logins/s in a real 10-minute wave (85 %) | bcrypt workers for it at ≤ 50 % busy | projects every sign-in lists (bench shape) |',
+    '| people | database per year (bench shape: 6,667 entries a person) | per year at 5 entries a working day | sign-ins/s in a real 10-minute wave (85 %) | bcrypt workers for it | projects every sign-in lists (bench shape) |',
     '|---|---|---|---|---|---|',
     ...rows,
   ];

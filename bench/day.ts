@@ -176,6 +176,7 @@ async function main(): Promise<void> {
     // At the end the load average counts this run itself: only the start tells other work.
     draft: opts.draft || machineBusy(loadStart),
     quick: QUICK,
+    waveSpeed: CLOCK.waveSpeed,
     minutes: (performance.now() - started) / 60_000,
   };
   const section = markdownSection(report);

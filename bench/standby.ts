@@ -213,6 +213,7 @@ async function main(): Promise<void> {
     busy
       ? '**Development run, machine busy: not the final figures.** (Other work shared the 2 cores.)'
       : '',
+    '',
     `- Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; the ${primary.kind} of this commit, Litestream ${(await run(binary, ['version'])).trim()}, file replica, \`sync-interval: ${SYNC_INTERVAL}\``,
     `- Database: ${n(TIMES)} entries (bench/generate.ts), ${(statSync(dataset.file).size / 2 ** 20).toFixed(0)} MiB; replica after the run ${(replicaBytes / 2 ** 20).toFixed(0)} MiB (lz4); first snapshot ${snapshotSeconds.toFixed(1)} s after Litestream started`,
     `- Write load until the kill: ${opts.writers} clients creating entries, ${n(acks.length)} acknowledged in ${opts['write-seconds']} s (${rate.toFixed(0)}/s)`,
