@@ -29,6 +29,7 @@ import {
   stepResult,
   writeSection,
 } from './day-report';
+import { searchCapacity } from './day-search';
 import { TIMES_PER_USER_DAY } from './generate';
 import { readMemory, sampleRss } from './rss';
 import { buildExecutable, ROOT, startTarget } from './target';
@@ -117,8 +118,6 @@ async function step(people: number): Promise<StepResult> {
 const estimateMs = (people: number) =>
   dayLengthMs(CLOCK) + (entriesFor(people) / ENTRIES_PER_SECOND) * 1000 + 8_000;
 
-const round5 = (x: number) => Math.max(5, Math.round(x / 5) * 5);
-
 async function main(): Promise<void> {
   const started = performance.now();
   const loadStart = loadAverageNow();
@@ -138,29 +137,18 @@ async function main(): Promise<void> {
   } else if (opts.people) {
     for (const p of opts.people.split(',').map(Number)) await run(p);
   } else {
-    // Double until a day fails, then bisect between the last pass and the first failure.
-    let lo: number | undefined;
-    let hi: number | undefined;
-    let next = Number(opts.start);
-    for (;;) {
-      if (estimateMs(next) > left()) {
-        say(`time budget: N=${next} would not fit in the ${(left() / 60_000).toFixed(1)} min left`);
-        break;
-      }
-      const r = await run(next);
-      if (r.passed) lo = next;
-      else hi = next;
-      if (hi === undefined) next = next * 2;
-      else if (lo === undefined) {
-        if (hi <= 5) break;
-        next = round5(hi / 2);
-        if (next >= hi) break;
-      } else {
-        if (hi - lo <= Math.max(5, lo * PRECISION)) break;
-        next = round5((lo + hi) / 2);
-        if (next <= lo || next >= hi) break;
-      }
-    }
+    await searchCapacity({
+      start: Number(opts.start),
+      precision: PRECISION,
+      tryPeople: async (people) => (await run(people)).passed,
+      fits: (people) => {
+        if (estimateMs(people) <= left()) return true;
+        say(
+          `time budget: N=${people} would not fit in the ${(left() / 60_000).toFixed(1)} min left`,
+        );
+        return false;
+      },
+    });
   }
   const passed = steps.filter((s) => s.passed).map((s) => s.people);
   const loadEnd = loadAverageNow();
