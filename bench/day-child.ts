@@ -1,54 +1,9 @@
 // The working day's load generator, a child process of its own (bench/day-load.ts forks
 // it) so that it never shares a thread with the runner or the server. Gets the plan over
-// IPC, plays every person and script on the plan's clock, and answers with every
-// latency by kind, how late the actions started and its own CPU time.
+// IPC, plays it (bench/day-play.ts) and answers with what it saw.
+import { type DayRequest, play } from './day-play';
 
-import { livePerson, type Tallies } from './day-people';
-import { type DayPlan, realMs, WAVE_FROM } from './day-plan';
-
-export interface DayRequest {
-  url: string;
-  plan: DayPlan;
-}
-
-export interface DayResult {
-  tallies: Tallies;
-  /** The day's length on the run's clock, ms. */
-  seconds: number;
-  /** How late actions started (their person still busy, or this process behind), ms. */
-  lateP99: number;
-  lateMax: number;
-  /** This process's CPU time (user + system), s. */
-  cpuSeconds: number;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
-
-async function play(req: DayRequest): Promise<DayResult> {
-  const base = new URL(req.url);
-  const tallies: Tallies = {};
-  const late: number[] = [];
-  const cpu = process.cpuUsage();
-  const t0 = performance.now() + 200;
-  const waitUntil = async (minute: number) => {
-    const due = t0 + realMs(req.plan.clock, Math.max(WAVE_FROM, minute));
-    await sleep(due - performance.now());
-    late.push(Math.max(0, performance.now() - due));
-  };
-  const everyone = [...req.plan.people, ...req.plan.scripts];
-  await Promise.all(
-    everyone.map((p, i) => livePerson(p, req.plan, base, tallies, waitUntil, 1000 + i)),
-  );
-  late.sort((a, b) => a - b);
-  const used = process.cpuUsage(cpu);
-  return {
-    tallies,
-    seconds: (performance.now() - t0) / 1000,
-    lateP99: late[Math.floor(late.length * 0.99)] ?? 0,
-    lateMax: late.at(-1) ?? 0,
-    cpuSeconds: (used.user + used.system) / 1e6,
-  };
-}
+export type { DayRequest, DayResult } from './day-play';
 
 process.once('message', async (req: DayRequest) => {
   try {

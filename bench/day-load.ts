@@ -1,7 +1,7 @@
 // Runs one working day in a child process (bench/day-child.ts) and returns what it saw.
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
-import type { DayRequest, DayResult } from './day-child';
+import type { DayRequest, DayResult } from './day-play';
 
 export function runDay(req: DayRequest): Promise<DayResult> {
   const child = fork(join(__dirname, 'day-child.ts'), [], {

@@ -4,8 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import type { DayResult } from './day-child';
 import type { Kind, Tally } from './day-people';
+import type { DayResult } from './day-play';
 import { ROOT } from './target';
 
 /** Every p99 must stay under this, with no failure, for N to pass. */
