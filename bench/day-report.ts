@@ -269,3 +269,12 @@ export function writeSection(file: string, section: string, begin = BEGIN, end =
       : `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}\n${block}\n`;
   writeFileSync(file, next);
 }
+
+/** Replaces the text between two markers on one line of `file` (nothing if they are missing). */
+export function replaceBetween(file: string, begin: string, end: string, text: string): void {
+  const old = readFileSync(file, 'utf8');
+  const from = old.indexOf(begin);
+  const to = old.indexOf(end, from);
+  if (from < 0 || to < 0) return;
+  writeFileSync(file, `${old.slice(0, from + begin.length)}${text}${old.slice(to)}`);
+}

@@ -24,6 +24,7 @@ import {
   loadAverageNow,
   machineBusy,
   markdownSection,
+  replaceBetween,
   type StepResult,
   stepLine,
   stepResult,
@@ -70,10 +71,11 @@ if (!SCRIPT_AUTHS.includes(SCRIPT_AUTH)) {
   process.exit(2);
 }
 /** Only the default search writes docs/capacity.md by itself. */
+const DEFAULT_OUT = join(ROOT, 'docs/capacity.md');
 const OUT =
   opts.out ??
   (!QUICK && !opts.people && !opts['wave-speed'] && !opts['day-speed'] && !opts['history-days']
-    ? join(ROOT, 'docs/capacity.md')
+    ? DEFAULT_OUT
     : undefined);
 
 const entriesFor = (people: number) => Math.round(people * TIMES_PER_USER_DAY * HISTORY_DAYS);
@@ -172,6 +174,17 @@ async function main(): Promise<void> {
   if (OUT) {
     writeSection(OUT, section);
     say(`wrote ${OUT}`);
+  }
+  // The README's Scale paragraph states the measured N: only a default run on a quiet
+  // machine replaces it (a development run leaves what is there).
+  if (OUT === DEFAULT_OUT && !report.draft && report.capacity !== undefined) {
+    replaceBetween(
+      join(ROOT, 'README.md'),
+      '<!-- bench:day N -->',
+      '<!-- /bench:day N -->',
+      report.capacity.toLocaleString('en-US'),
+    );
+    say('wrote the measured N into README.md');
   }
 }
 
