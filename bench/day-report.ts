@@ -146,7 +146,7 @@ export interface DayReport {
   waveSpeed: number;
 }
 
-function git(...args: string[]): string {
+export function git(...args: string[]): string {
   try {
     return execFileSync('git', args, { cwd: ROOT, stdio: 'pipe' }).toString().trim();
   } catch {

@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { login } from './client';
 import { DATA_DIR, ensureDataset } from './dataset';
-import { loadAverageNow, machineBusy, writeSection } from './day-report';
+import { git, loadAverageNow, machineBusy, writeSection } from './day-report';
 import { ROOT, startTarget, targetCommand } from './target';
 
 const say = (line: string) => process.stderr.write(`bench:standby: ${line}\n`);
@@ -213,8 +213,11 @@ async function main(): Promise<void> {
     busy
       ? '**Development run, machine busy: not the final figures.** (Other work shared the 2 cores.)'
       : '',
+    TIMES < 1_000_000
+      ? `A ${n(TIMES)}-entry set, not the bench set's 1,000,000: \`npm run bench:standby\` measures that one.`
+      : '',
     '',
-    `- Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; the ${primary.kind} of this commit, Litestream ${(await run(binary, ['version'])).trim()}, file replica, \`sync-interval: ${SYNC_INTERVAL}\``,
+    `- Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; the ${primary.kind} of commit ${git('rev-parse', '--short', 'HEAD')}, Litestream ${(await run(binary, ['version'])).trim()}, file replica, \`sync-interval: ${SYNC_INTERVAL}\``,
     `- Database: ${n(TIMES)} entries (bench/generate.ts), ${(statSync(dataset.file).size / 2 ** 20).toFixed(0)} MiB; replica after the run ${(replicaBytes / 2 ** 20).toFixed(0)} MiB (lz4); first snapshot ${snapshotSeconds.toFixed(1)} s after Litestream started`,
     `- Write load until the kill: ${opts.writers} clients creating entries, ${n(acks.length)} acknowledged in ${opts['write-seconds']} s (${rate.toFixed(0)}/s)`,
     '',
