@@ -87,33 +87,46 @@ export class Browser {
         if (tally.samples.length < 5) tally.samples.push(`${method} ${path}: ${what}`);
         resolve(answer);
       };
-      const req = request(
-        new URL(path, this.base),
-        { method, headers, agent: this.agent, timeout: 60_000 },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const ms = performance.now() - started;
-            const total = res.headers['x-total-count'];
-            const answer = {
-              status: res.statusCode ?? 0,
-              body: Buffer.concat(chunks).toString(),
-              total: total === undefined ? undefined : Number(total),
-            };
-            tally.latencies.push(ms);
-            const fine =
-              (answer.status >= 200 && answer.status < 300) ||
-              (answer.status === 404 && options.absentIs404);
-            if (!fine) fail(`${answer.status} ${answer.body.slice(0, 120)}`, answer);
-            else resolve(answer);
-          });
-          res.on('error', (err) => fail(String(err), { status: 0, body: '' }));
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error('timeout')));
-      req.on('error', (err) => fail(String(err), { status: 0, body: '' }));
-      req.end(payload);
+      let retried = false;
+      const attempt = () => {
+        const req = request(
+          new URL(path, this.base),
+          { method, headers, agent: this.agent, timeout: 60_000 },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => {
+              const ms = performance.now() - started;
+              const total = res.headers['x-total-count'];
+              const answer = {
+                status: res.statusCode ?? 0,
+                body: Buffer.concat(chunks).toString(),
+                total: total === undefined ? undefined : Number(total),
+              };
+              tally.latencies.push(ms);
+              const fine =
+                (answer.status >= 200 && answer.status < 300) ||
+                (answer.status === 404 && options.absentIs404);
+              if (!fine) fail(`${answer.status} ${answer.body.slice(0, 120)}`, answer);
+              else resolve(answer);
+            });
+            res.on('error', (err) => fail(String(err), { status: 0, body: '' }));
+          },
+        );
+        req.on('timeout', () => req.destroy(new Error('timeout')));
+        req.on('error', (err: NodeJS.ErrnoException) => {
+          // A kept-alive connection the server closed (idle for its 5 s) just as this
+          // request was sent on it: a browser sends it again on a new connection (a write
+          // with the same Idempotency-Key, so never twice). So does this one, once, on the
+          // same clock.
+          if (req.reusedSocket && err.code === 'ECONNRESET' && !retried) {
+            retried = true;
+            attempt();
+          } else fail(String(err), { status: 0, body: '' });
+        });
+        req.end(payload);
+      };
+      attempt();
     });
   }
 
