@@ -17,15 +17,24 @@ function fingerprint(): string {
   return hash.digest('hex').slice(0, 10);
 }
 
-/** The cached database for this size and seed, generated first if missing. */
-export function ensureDataset(times: number, seed: number, say: (line: string) => void) {
+/**
+ * The cached database for this size and seed, generated first if missing; `shape` asks
+ * for another number of people and days of history than the bench set's 50 and 3 years.
+ */
+export function ensureDataset(
+  times: number,
+  seed: number,
+  say: (line: string) => void,
+  shape?: { users: number; days: number },
+) {
   mkdirSync(DATA_DIR, { recursive: true });
-  const file = join(DATA_DIR, `timetrack-${times}-s${seed}-${fingerprint()}.db`);
+  const shaped = shape ? `-u${shape.users}-d${shape.days}` : '';
+  const file = join(DATA_DIR, `timetrack-${times}-s${seed}${shaped}-${fingerprint()}.db`);
   if (existsSync(file) && existsSync(sidecarPath(file))) {
     say(`data set: ${file} (cached)`);
   } else {
     say(`data set: generating ${times} time entries into ${file} ...`);
-    const s = generateDataset({ file, times, seed });
+    const s = generateDataset({ file, times, seed, ...shape });
     say(`data set: generated in ${s.seconds} s`);
   }
   const sidecar = JSON.parse(readFileSync(sidecarPath(file), 'utf8')) as Sidecar;

@@ -1,6 +1,8 @@
 // The benchmark data set of SPEC §9, seeded so it is the same everywhere: 50 users (plus
 // the admin), 200 projects with 1–5 members, 30 activities, N time entries over 3 years,
-// ~10 % of them with 1–3 older revisions. Written straight into a database file made by
+// ~10 % of them with 1–3 older revisions. The working-day simulation (bench/day.ts) asks
+// for the same shape scaled to its number of people: more users, 4 projects per user and
+// a shorter history (`users`, `days`). Written straight into a database file made by
 // our own openDatabase + migrate, in big transactions of prepared statements. Beside it,
 // a sidecar JSON of keys the load uses (time uuids, slugs, users with busy months).
 //
@@ -23,7 +25,6 @@ const HOUR = 3_600_000;
 /** A fixed end date: the data set must not depend on when it is generated. */
 const END = Date.UTC(2026, 10, 1);
 const DAYS = 3 * 365 + 1;
-const START = END - DAYS * DAY;
 const USERS = 50;
 const PROJECTS = 200;
 const ACTIVITIES = 30;
@@ -33,7 +34,17 @@ export interface GenerateOptions {
   file: string;
   times: number;
   seed?: number;
+  /** People (default 50); projects are 4 per person, as in the bench set. */
+  users?: number;
+  /** Days of history ending 2026-11-01 (default 3 years). */
+  days?: number;
 }
+
+/** The bench set's shape: projects per user and entries per user and day (1,000,000 / 50 / 1,096). */
+export const PROJECTS_PER_USER = PROJECTS / USERS;
+export const TIMES_PER_USER_DAY = 1_000_000 / USERS / DAYS;
+/** The last day of every data set (its history ends the day before 2026-11-01). */
+export const END_DATE = '2026-11-01';
 
 /** What the load needs to know about the data set. */
 export interface Sidecar {
@@ -61,6 +72,11 @@ export function generateDataset(options: GenerateOptions): Sidecar {
   const started = performance.now();
   const seed = options.seed ?? 9;
   const rng = createRng(seed);
+  const shape = {
+    users: options.users ?? USERS,
+    projects: Math.round((options.users ?? USERS) * PROJECTS_PER_USER),
+    days: options.days ?? DAYS,
+  };
   for (const f of [options.file, `${options.file}-wal`, `${options.file}-shm`]) {
     rmSync(f, { force: true });
   }
@@ -77,10 +93,20 @@ export function generateDataset(options: GenerateOptions): Sidecar {
   // shares the same known password.
   const hash = bcrypt.hashSync(BENCH_PASSWORD, '$2a$10$timetrackbenchmarksalt.');
 
-  const users = insertUsers(db, hash);
-  const activityIds = insertActivities(db);
-  const projects = insertProjects(db, rng, users.ids, activityIds);
-  const timesResult = insertTimes(db, rng, options.times, users, projects, activityIds);
+  const start = END - shape.days * DAY;
+  const users = insertUsers(db, hash, shape.users, start);
+  const activityIds = insertActivities(db, start);
+  const projects = insertProjects(db, rng, users.ids, activityIds, shape.projects, start);
+  const timesResult = insertTimes(
+    db,
+    rng,
+    options.times,
+    users,
+    projects,
+    activityIds,
+    start,
+    shape.days,
+  );
 
   db.pragma('journal_mode = WAL');
   db.close();
@@ -111,16 +137,23 @@ export const sidecarPath = (dbFile: string) => dbFile.replace(/\.db$/, '.json');
 
 const activitySlug = (i: number) => `activity-${String(i + 1).padStart(2, '0')}`;
 const userName = (i: number) => `user${String(i + 1).padStart(2, '0')}`;
+const projectSlug = (i: number, count: number) =>
+  `project-${String(i + 1).padStart(Math.max(3, String(count).length), '0')}`;
 const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-function insertUsers(db: ReturnType<typeof openDatabase>, hash: string) {
+function insertUsers(
+  db: ReturnType<typeof openDatabase>,
+  hash: string,
+  count: number,
+  START: number,
+) {
   const insert = db.prepare(`INSERT INTO users (username, display_name, password_hash, email,
     site_admin, created_at) VALUES (?, ?, ?, ?, ?, ?)`);
   const names: string[] = [];
   const ids: number[] = [];
   db.transaction(() => {
     insert.run(ADMIN_USERNAME, 'Administrator', hash, null, 1, START);
-    for (let i = 0; i < USERS; i++) {
+    for (let i = 0; i < count; i++) {
       const name = userName(i);
       names.push(name);
       ids.push(
@@ -133,7 +166,7 @@ function insertUsers(db: ReturnType<typeof openDatabase>, hash: string) {
   return { names, ids };
 }
 
-function insertActivities(db: ReturnType<typeof openDatabase>): number[] {
+function insertActivities(db: ReturnType<typeof openDatabase>, START: number): number[] {
   const insert = db.prepare(`INSERT INTO activities (uuid, revision, name, slug, created_at)
     VALUES (?, 1, ?, ?, ?)`);
   const rng = createRng(1);
@@ -159,6 +192,8 @@ function insertProjects(
   rng: Rng,
   userIds: number[],
   activityIds: number[],
+  count: number,
+  START: number,
 ): Project[] {
   const insert = db.prepare(`INSERT INTO projects (uuid, revision, name, uri, owner_id,
     default_activity_id, created_at) VALUES (?, 1, ?, ?, ?, ?, ?)`);
@@ -168,13 +203,13 @@ function insertProjects(
   const insertMember = db.prepare(`INSERT INTO project_users (project_id, user_id, member,
     spectator, manager) VALUES (?, ?, 1, ?, ?)`);
   const projects: Project[] = [];
-  for (let i = 0; i < PROJECTS; i++) {
+  for (let i = 0; i < count; i++) {
     const members = new Set<number>();
     const size = rng.int(1, 5);
     while (members.size < size) members.add(rng.pick(userIds));
     projects.push({
       id: 0,
-      slug: `project-${String(i + 1).padStart(3, '0')}`,
+      slug: projectSlug(i, count),
       members: [...members],
     });
   }
@@ -186,7 +221,7 @@ function insertProjects(
   }
   db.transaction(() => {
     projects.forEach((p, i) => {
-      const n = String(i + 1).padStart(3, '0');
+      const n = projectSlug(i, count).slice('project-'.length);
       p.id = Number(
         insert.run(
           rng.uuid(),
@@ -214,6 +249,8 @@ function insertTimes(
   users: { names: string[]; ids: number[] },
   projects: Project[],
   activityIds: number[],
+  START: number,
+  DAYS: number,
 ) {
   const insertTime = db.prepare(`INSERT INTO times (id, uuid, revision, duration, user_id,
     project_id, date_worked, issue_uri, notes, created_at, updated_at, deleted_at, changed_by)
@@ -342,11 +379,19 @@ if (require.main === module) {
       out: { type: 'string', default: 'bench/data/bench.db' },
       times: { type: 'string', default: '1000000' },
       seed: { type: 'string', default: '9' },
+      users: { type: 'string' },
+      days: { type: 'string' },
     },
   });
   const file = values.out as string;
   if (existsSync(file)) process.stderr.write(`overwriting ${file}\n`);
-  const s = generateDataset({ file, times: Number(values.times), seed: Number(values.seed) });
+  const s = generateDataset({
+    file,
+    times: Number(values.times),
+    seed: Number(values.seed),
+    users: values.users === undefined ? undefined : Number(values.users),
+    days: values.days === undefined ? undefined : Number(values.days),
+  });
   process.stdout.write(
     `wrote ${file}: ${s.users.length} users, ${s.projectSlugs.length} projects, ` +
       `${s.activities.length} activities, ${s.times} time entries (${s.liveTimes} live) in ${s.seconds} s\n`,
