@@ -63,8 +63,7 @@ export const wrongType = (object: string, field: string, expected: string, recei
 export const invalidIdentifier = (
   expected: 'slug' | 'uuid' | 'username' | 'token id',
   id: string,
-) =>
-  new ApiError(400, 'Invalid identifier', `Expected ${expected} but received ${id}`, [id]);
+) => new ApiError(400, 'Invalid identifier', `Expected ${expected} but received ${id}`, [id]);
 // 6
 export const invalidUsername = (name: string) =>
   new ApiError(401, 'Invalid username', `Invalid username ${name} is not a valid username`);

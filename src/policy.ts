@@ -312,7 +312,9 @@ function refusedAction(actor: Actor, deed: Deed): string {
     case 'list tokens':
       return `list the tokens of ${deed.username}`;
     case 'revoke token':
-      return actor.personalToken ? 'revoke tokens with a personal token' : `revoke token ${deed.id}`;
+      return actor.personalToken
+        ? 'revoke tokens with a personal token'
+        : `revoke token ${deed.id}`;
   }
 }
 

@@ -1,8 +1,8 @@
 // The object POST /v0/tokens accepts (issue 33).
 import * as v from 'valibot';
 import { isCalendarDate } from '../dates';
-import type { PersonalTokenCreate } from '../shapes/personal-token';
 import { sameKeys } from '../shapes/kit';
+import type { PersonalTokenCreate } from '../shapes/personal-token';
 import { requiredText } from '../validate';
 
 /** 00:00 UTC of a YYYY-MM-DD date, in ms. */

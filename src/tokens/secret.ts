@@ -13,5 +13,4 @@ export const newSecret = (): string =>
 /** What is stored of a token, and looked up by. */
 export const hashSecret = (token: string): Buffer => createHash('sha256').update(token).digest();
 
-export const isPersonalToken = (token: string): boolean =>
-  token.startsWith(PERSONAL_TOKEN_PREFIX);
+export const isPersonalToken = (token: string): boolean => token.startsWith(PERSONAL_TOKEN_PREFIX);

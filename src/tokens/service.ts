@@ -2,8 +2,9 @@
 // back into their owner when a request presents one (auth/session.ts). A token acts as
 // its owner with the owner's rights at the time of the request; what its scope and its
 // being a personal token forbid is policy.ts's to say.
-import { type Db, writeTransaction } from '../db/open';
+
 import { formatDate, formatTimestamp } from '../dates';
+import { type Db, writeTransaction } from '../db/open';
 import {
   authenticationFailure,
   badObject,
@@ -67,10 +68,12 @@ export function createPersonalTokenService(deps: TokenServiceDeps) {
     touching.add(row.id);
     // Not awaited: the request does not wait for it, and a write that finds the lock
     // busy is simply tried again by the next request.
-    deps.runWrite(() => tokens.touch(row.id, minute)).then(
-      () => touching.delete(row.id),
-      () => touching.delete(row.id),
-    );
+    deps
+      .runWrite(() => tokens.touch(row.id, minute))
+      .then(
+        () => touching.delete(row.id),
+        () => touching.delete(row.id),
+      );
   };
 
   return {
