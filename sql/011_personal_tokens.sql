@@ -8,8 +8,8 @@ CREATE TABLE personal_tokens (
   user_id      INTEGER NOT NULL REFERENCES users (id),
   name         TEXT NOT NULL,
   scope        TEXT NOT NULL CHECK (scope IN ('read', 'write')),
-  -- sha256 of the whole token text (`tt_…`), 32 bytes
-  secret_hash  BLOB NOT NULL UNIQUE,
+  -- sha256 (hex) of the whole token text (`tt_…`)
+  secret_hash  TEXT NOT NULL UNIQUE,
   -- ms since the epoch
   created_at   INTEGER NOT NULL,
   -- ms: 00:00 UTC of the expiry date, from which on it is refused; NULL: never

@@ -11,6 +11,7 @@ export const newSecret = (): string =>
   `${PERSONAL_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
 
 /** What is stored of a token, and looked up by. */
-export const hashSecret = (token: string): Buffer => createHash('sha256').update(token).digest();
+export const hashSecret = (token: string): string =>
+  createHash('sha256').update(token).digest('hex');
 
 export const isPersonalToken = (token: string): boolean => token.startsWith(PERSONAL_TOKEN_PREFIX);

@@ -18,7 +18,7 @@ export interface NewToken {
   user_id: number;
   name: string;
   scope: 'read' | 'write';
-  secret_hash: Buffer;
+  secret_hash: string;
   created_at: number;
   expires_at: number | null;
 }
@@ -64,7 +64,7 @@ export function createTokenStore(db: Db) {
     WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @minute)`);
 
   return {
-    findBySecret: (hash: Buffer) => bySecret.get(hash) as TokenRow | undefined,
+    findBySecret: (hash: string) => bySecret.get(hash) as TokenRow | undefined,
     find: (id: number) => byId.get(id) as TokenRow | undefined,
     listOf: (userId: number) => ofUser.all(userId) as TokenRow[],
     nameTaken: (userId: number, name: string) => nameTaken.get(userId, name) === 1,
