@@ -136,6 +136,7 @@ export function createApp(deps: AppDeps) {
       return row && { id: row.id, username: row.username };
     },
     runWrite: writes.run,
+    defaultLimit,
   });
   const lists = createListStreams({
     max: config.maxStreamedLists,

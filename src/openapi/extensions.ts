@@ -7,6 +7,7 @@ import {
   bodyAuth,
   deleted,
   errors,
+  listHeaders,
   ok,
   param,
   queryAuth,
@@ -96,9 +97,13 @@ export const extensionPaths = {
       tags: ['tokens'],
       summary: "The caller's personal API tokens (never their secrets), revoked ones left out",
       security: queryAuth,
-      parameters: [param('tokenUser'), param('token')],
+      parameters: [param('tokenUser'), param('limit'), param('skip'), param('token')],
       responses: {
-        ...ok('The tokens, oldest first', { type: 'array', items: schema('PersonalToken') }),
+        ...ok(
+          'The tokens, oldest first',
+          { type: 'array', items: schema('PersonalToken') },
+          listHeaders,
+        ),
         ...errors(400, 401, 404, 500),
       },
     },

@@ -12,7 +12,8 @@ import {
   notFound,
   tokenNameAlreadyExists,
 } from '../errors';
-import { firstParam } from '../http/query';
+import { type Listing, rowsOf } from '../http/list';
+import { firstParam, pagingParams } from '../http/query';
 import { isUsername } from '../identifiers';
 import { type Actor, authorize } from '../policy';
 import type { NewPersonalToken, PersonalToken } from '../shapes/personal-token';
@@ -37,6 +38,7 @@ export interface TokenServiceDeps {
   findUser: (username: string) => { id: number; username: string } | undefined;
   /** How last_used_at is written: off the request's path, with other writes. */
   runWrite: <T>(write: () => T) => Promise<T>;
+  defaultLimit: number;
 }
 
 export type PersonalTokenService = ReturnType<typeof createPersonalTokenService>;
@@ -101,8 +103,12 @@ export function createPersonalTokenService(deps: TokenServiceDeps) {
         return { ...toJson(tokens.find(id) as TokenRow), token };
       }),
 
-    /** GET /v0/tokens: the caller's unrevoked tokens, or `?user=`'s for site admins. */
-    list(actor: Actor, query: URLSearchParams): PersonalToken[] {
+    /**
+     * GET /v0/tokens: the caller's unrevoked tokens, or `?user=`'s for site admins, oldest
+     * first, paged like every list (a user has few: read whole, then paged in memory).
+     */
+    list(actor: Actor, query: URLSearchParams): Listing {
+      const paging = pagingParams(query, deps.defaultLimit);
       const username = firstParam(query, 'user', isUsername);
       let ownerId = actor.id;
       if (username !== undefined) {
@@ -111,7 +117,8 @@ export function createPersonalTokenService(deps: TokenServiceDeps) {
         authorize(actor, { do: 'list tokens', username: owner.username, ownerId: owner.id });
         ownerId = owner.id;
       }
-      return tokens.listOf(ownerId).map(toJson);
+      const texts = tokens.listOf(ownerId).map((row) => JSON.stringify(toJson(row)));
+      return { paging, open: () => rowsOf(texts) };
     },
 
     /** DELETE /v0/tokens/:id: by its owner or a site admin, never with a personal token. */
@@ -123,9 +130,6 @@ export function createPersonalTokenService(deps: TokenServiceDeps) {
         authorize(actor, { do: 'revoke token', id, ownerId: row.user_id });
         tokens.revoke(id, Date.now());
       }),
-
-    /** The tokens of a user, revoked ones left out (`admin tokens list`). */
-    listOf: (userId: number): PersonalToken[] => tokens.listOf(userId).map(toJson),
 
     /** Whether a presented token is a personal one (auth/session.ts asks first). */
     accepts: isPersonalToken,

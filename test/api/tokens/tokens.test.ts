@@ -267,6 +267,9 @@ describe('personal API tokens', () => {
         (await server.api.get('/projects', token)).body,
         authenticationBody('Invalid token'),
       );
+      // Refused while that lasts: reactivated, the owner's token works again.
+      await server.api.post(`/users/${erin.username}`, admin, { active: true });
+      assert.equal((await server.api.get('/projects', token)).status, 200);
       await server.api.del(`/users/${erin.username}`, admin);
       assert.deepEqual(
         (await server.api.get('/projects', token)).body,
@@ -396,6 +399,17 @@ describe('personal API tokens', () => {
       assert.deepEqual(
         (await server.api.get('/projects', made.token)).body,
         authenticationBody('Token has been revoked'),
+      );
+    });
+
+    it('pages the list like every list: X-Total-Count, limit and skip', async () => {
+      const lena = await createUser(server);
+      for (const name of ['one', 'two', 'three']) await makeToken(lena, { name });
+      const page = await server.api.get('/tokens', lena.token, { limit: 2, skip: 1 });
+      assert.equal(page.headers.get('x-total-count'), '3');
+      assert.deepEqual(
+        (page.body as NewToken[]).map((t) => t.name),
+        ['two', 'three'],
       );
     });
 
