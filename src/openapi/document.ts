@@ -102,7 +102,7 @@ export const openApiDocument = {
         type: 'http',
         scheme: 'bearer',
         bearerFormat: 'JWT',
-        description: 'Any request',
+        description: 'Any request: a login token (a JWT) or a personal API token (`tt_…`)',
       },
     },
   },
