@@ -1,11 +1,12 @@
 // `timetrack admin tokens list` and `timetrack admin tokens revoke` (issue 33), run as an
 // operator runs them, on the file of a running server.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { assertUserError, runCli } from '../helpers/cli';
 import { authenticationBody } from '../helpers/errors';
 import { createUser, type TestUser } from '../helpers/factories';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer, tempDir } from '../helpers/server';
 
 describe('timetrack admin tokens', () => {
   let server: TestServer;
@@ -68,5 +69,24 @@ describe('timetrack admin tokens', () => {
     const none = await createUser(server);
     const empty = await runCli(['admin', 'tokens', 'list', none.username, '--db', server.dbFile]);
     assert.equal(empty.stdout, `'${none.username}' has no tokens\n`);
+  });
+
+  it('travels with admin export and import: the token works on the new instance', async () => {
+    const made = await server.api.post('/tokens', ivy.token, { name: 'moved', scope: 'read' });
+    const { token } = made.body as { token: string };
+    const dir = tempDir();
+    const exported = join(dir, 'export.jsonl');
+    const target = join(dir, 'moved.db');
+    const out = await runCli(['admin', 'export', '--db', server.dbFile, '--output', exported]);
+    assert.equal(out.code, 0, out.stderr);
+    const imported = await runCli(['admin', 'import', exported, '--db', target]);
+    assert.equal(imported.code, 0, imported.stderr);
+    const moved = await startTestServer({ dbFile: target });
+    try {
+      const res = await moved.api.get('/users/ivy', token);
+      assert.equal(res.status, 200, res.text);
+    } finally {
+      await moved.close();
+    }
   });
 });
