@@ -34,6 +34,8 @@ import { createTimerService } from './timer/service';
 import { createTimerStore } from './timer/store';
 import { createTimeService } from './times/service';
 import { createTimeStore } from './times/store';
+import { createPersonalTokenService } from './tokens/service';
+import { createTokenStore } from './tokens/store';
 import { createUserService } from './users/service';
 import { createUserStore } from './users/store';
 
@@ -125,6 +127,17 @@ export function createApp(deps: AppDeps) {
     lockWaitMs: config.lockWaitSeconds * 1000,
     log,
   });
+  const personalTokens = createPersonalTokenService({
+    db,
+    tokens: createTokenStore(db),
+    findTokenHolder: users.findTokenHolder,
+    findUser: (username) => {
+      const row = userStore.findByUsername(username);
+      return row && { id: row.id, username: row.username };
+    },
+    runWrite: writes.run,
+    defaultLimit,
+  });
   const lists = createListStreams({
     max: config.maxStreamedLists,
     waitMs: STREAM_WAIT_MS,
@@ -138,7 +151,8 @@ export function createApp(deps: AppDeps) {
     idempotency,
     tokens,
     lists,
-    authenticate: createAuthenticate(tokens, users.findTokenHolder),
+    authenticate: createAuthenticate(tokens, users.findTokenHolder, personalTokens),
+    personalTokens,
     login,
     /** SPEC §2.5: an empty database gets an administrator (server.ts, once listening). */
     ensureFirstAdmin: (announce: (line: string) => void) =>

@@ -30,6 +30,7 @@ export type ObjectName =
   | 'timer'
   | 'user'
   | 'org-role'
+  | 'token'
   | 'endpoint';
 
 // 1
@@ -59,8 +60,10 @@ export function jsonType(value: unknown): string {
 export const wrongType = (object: string, field: string, expected: string, received: string) =>
   badObject(`Field ${field} of ${object} should be ${expected} but was sent as ${received}`);
 // 5
-export const invalidIdentifier = (expected: 'slug' | 'uuid' | 'username', id: string) =>
-  new ApiError(400, 'Invalid identifier', `Expected ${expected} but received ${id}`, [id]);
+export const invalidIdentifier = (
+  expected: 'slug' | 'uuid' | 'username' | 'token id',
+  id: string,
+) => new ApiError(400, 'Invalid identifier', `Expected ${expected} but received ${id}`, [id]);
 // 6
 export const invalidUsername = (name: string) =>
   new ApiError(401, 'Invalid username', `Invalid username ${name} is not a valid username`);
@@ -110,6 +113,11 @@ export const usernameAlreadyExists = (name: string) =>
 // 13 (ours, issue 15): POST /v0/timer while the user's timer runs.
 export const timerAlreadyRunning = (username: string) =>
   new ApiError(409, 'Timer already running', `A timer is already running for ${username}`);
+
+// Beyond SPEC §7 (issue 33): POST /v0/tokens with the name of one of the caller's
+// unrevoked tokens (in any letter case).
+export const tokenNameAlreadyExists = (name: string) =>
+  new ApiError(409, 'Token name already exists', `Token name ${name} already exists`, [name]);
 
 // Beyond SPEC §7 (issue 29, item 7): a POST sent with an Idempotency-Key that its user
 // used within 24 h for another request (another method, path, query or body; 422, as the

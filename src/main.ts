@@ -9,6 +9,7 @@ import { createUserCommand, setPasswordCommand } from './admin/create-user';
 import { exportCommand } from './admin/export';
 import { importCommand } from './admin/import';
 import { migrateFromTimesyncNodeCommand } from './admin/migrate-timesync-node';
+import { listTokensCommand, revokeTokenCommand } from './admin/tokens';
 import { ConfigError, loadConfig, SETTINGS } from './config';
 import { SchemaTooNewError } from './db/migrate';
 import { NativeAddonError, useEmbeddedNativeAddon } from './db/native-sea';
@@ -121,6 +122,7 @@ function adminCommands(y: Argv) {
         );
       },
     )
+    .command('tokens', "list or revoke a user's personal API tokens", tokenCommands)
     .command(
       'backup <file>',
       'write a consistent copy of the database, also while the server runs',
@@ -162,6 +164,36 @@ function adminCommands(y: Argv) {
       },
     )
     .demandCommand(1, 'name an admin command');
+}
+
+function tokenCommands(y: Argv) {
+  return y
+    .command(
+      'list <username>',
+      "a user's personal API tokens (revoked ones left out; secrets are never stored)",
+      (c) =>
+        c.positional('username', { type: 'string', demandOption: true }).option('db', dbOption),
+      async (a) => {
+        say(listTokensCommand({ db: a.db, username: a.username }));
+      },
+    )
+    .command(
+      'revoke <id>',
+      'revoke a personal API token: refused from then on (works while the server runs)',
+      (c) =>
+        c
+          .positional('id', {
+            type: 'string',
+            demandOption: true,
+            describe: 'as `tokens list` shows it',
+          })
+          .option('db', dbOption)
+          .example('$0 admin tokens revoke 12', ''),
+      async (a) => {
+        say(revokeTokenCommand({ db: a.db, id: a.id }));
+      },
+    )
+    .demandCommand(1, 'name a tokens command: list or revoke');
 }
 
 function reportAndExit(err: unknown): never {

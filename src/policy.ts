@@ -14,6 +14,15 @@ export interface Actor {
   tokenIssuedAt?: number;
   /** `exp` (ms) of that token: a sign-out is kept until then. */
   tokenExpiresAt?: number;
+  /** Set when the request came with a personal API token (issue 33) rather than a JWT. */
+  personalToken?: PersonalTokenGrant;
+}
+
+/** Which personal token a request came with, and what it may do. */
+export interface PersonalTokenGrant {
+  id: number;
+  /** `read`: every write is refused; `write`: acts as the owner, within the limits below. */
+  scope: 'read' | 'write';
 }
 
 /** The actor's (or another user's) entry in a project's users map. */
@@ -121,6 +130,12 @@ export function canSetUserField(
   targetId: number | undefined,
   field: UserField,
 ): boolean {
+  if (actor.personalToken && barredToPersonalTokens(targetId, field)) return false;
+  return mayRoleSetUserField(actor, targetId, field);
+}
+
+/** canSetUserField by the actor's flags alone, whatever token the request came with. */
+function mayRoleSetUserField(actor: Actor, targetId: number | undefined, field: UserField) {
   if (actor.siteAdmin) return true;
   const self = targetId === actor.id;
   if (self) return !FLAGS.includes(field);
@@ -129,6 +144,28 @@ export function canSetUserField(
   if (ADMIN_ONLY_FLAGS.includes(field)) return false;
   return field === 'site_spectator' || PROFILE.includes(field);
 }
+
+// Personal API tokens (issue 33) -------------------------------------------------------------
+
+/**
+ * What a personal token may never do, whatever its scope and its owner's rights, so that
+ * a leaked script token cannot take the account over: change a password (a new user's
+ * first one is no takeover) or any site flag (`active` included). Making and revoking
+ * tokens are refused to it too (the deeds below).
+ */
+const barredToPersonalTokens = (targetId: number | undefined, field: UserField): boolean =>
+  FLAGS.includes(field) || (field === 'password' && targetId !== undefined);
+
+/** A read-only token may not write at all. */
+export const mayWrite = (actor: Actor): boolean => actor.personalToken?.scope !== 'read';
+
+/** Listing a user's tokens: one's own, or anyone's for site admins. */
+export const canListTokensOf = (actor: Actor, ownerId: number): boolean =>
+  ownerId === actor.id || actor.siteAdmin;
+
+/** Revoking a token: its owner or a site admin, never with a personal token. */
+export const canRevokeToken = (actor: Actor, ownerId: number): boolean =>
+  !actor.personalToken && canListTokensOf(actor, ownerId);
 
 // The one door services go through --------------------------------------------------------
 
@@ -157,7 +194,12 @@ export type Deed =
   | { do: 'update time'; uuid: string; ownerId: number; changesUser: boolean }
   | { do: 'move time'; uuid: string; to: string; project: string; ownerRole: ProjectRole }
   | { do: 'delete time'; uuid: string; ownerId: number }
-  | { do: 'read timer' | 'stop timer' | 'discard timer'; username: string; ownerId: number };
+  | { do: 'read timer' | 'stop timer' | 'discard timer'; username: string; ownerId: number }
+  /** Any request but GET and HEAD, with a personal token (its scope decides). */
+  | { do: 'write'; method: string; path: string }
+  | { do: 'create token' | 'sign out' }
+  | { do: 'list tokens'; username: string; ownerId: number }
+  | { do: 'revoke token'; id: number; ownerId: number };
 
 /** Whether the actor may do the deed. */
 export function permits(actor: Actor, deed: Deed): boolean {
@@ -199,6 +241,16 @@ export function permits(actor: Actor, deed: Deed): boolean {
     case 'stop timer':
     case 'discard timer':
       return canHandleTimerOf(actor, deed.ownerId);
+    case 'write':
+      return mayWrite(actor);
+    case 'create token':
+    case 'sign out':
+      // A personal token is ended by revoking it; POST /v0/logout ends JWTs.
+      return !actor.personalToken;
+    case 'list tokens':
+      return canListTokensOf(actor, deed.ownerId);
+    case 'revoke token':
+      return canRevokeToken(actor, deed.ownerId);
   }
 }
 
@@ -210,7 +262,7 @@ const CREATE_TEXT = {
 } as const;
 
 /** The `<action>` of the kind 9 text `<caller> is not authorized to <action>` (SPEC §7). */
-function refusedAction(deed: Deed): string {
+function refusedAction(actor: Actor, deed: Deed): string {
   switch (deed.do) {
     case 'create project':
     case 'create activity':
@@ -230,8 +282,14 @@ function refusedAction(deed: Deed): string {
     case 'update user':
     case 'delete user':
       return `${deed.do} ${deed.username}`;
-    case 'set user field':
-      return `set ${deed.field} of ${deed.username === undefined ? 'new users' : `user ${deed.username}`}`;
+    case 'set user field': {
+      const target = deed.username === undefined ? 'new users' : `user ${deed.username}`;
+      // Said only when the token is what stops it: the owner could do it after logging in.
+      const token = mayRoleSetUserField(actor, deed.targetId, deed.field)
+        ? ' with a personal token'
+        : '';
+      return `set ${deed.field} of ${target}${token}`;
+    }
     case 'view time':
     case 'update time':
     case 'delete time':
@@ -245,10 +303,22 @@ function refusedAction(deed: Deed): string {
     case 'stop timer':
     case 'discard timer':
       return `${deed.do.split(' ')[0]} the timer of ${deed.username}`;
+    case 'write':
+      return `${deed.method} ${deed.path} with a read-only token`;
+    case 'create token':
+      return 'create tokens with a personal token';
+    case 'sign out':
+      return 'sign out with a personal token';
+    case 'list tokens':
+      return `list the tokens of ${deed.username}`;
+    case 'revoke token':
+      return actor.personalToken
+        ? 'revoke tokens with a personal token'
+        : `revoke token ${deed.id}`;
   }
 }
 
 /** Throws kind 9 unless the actor may do the deed. */
 export function authorize(actor: Actor, deed: Deed): void {
-  if (!permits(actor, deed)) throw authorizationFailure(actor.username, refusedAction(deed));
+  if (!permits(actor, deed)) throw authorizationFailure(actor.username, refusedAction(actor, deed));
 }

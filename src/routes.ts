@@ -15,6 +15,7 @@ import { roleRoutes } from './roles/routes';
 import type { Health } from './shapes/meta';
 import { timerRoutes } from './timer/routes';
 import { timeRoutes } from './times/routes';
+import { tokenRoutes } from './tokens/routes';
 import { userRoutes } from './users/routes';
 
 export function createRouter(app: App): Router<Handler> {
@@ -31,6 +32,7 @@ export function createRouter(app: App): Router<Handler> {
   const timer = timerRoutes(app.timer);
   const info = infoRoutes(app.config);
   const reports = reportRoutes(app.reports);
+  const tokens = tokenRoutes(app.personalTokens);
 
   const router = new Router<Handler>()
     .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' } satisfies Health))
@@ -78,7 +80,12 @@ export function createRouter(app: App): Router<Handler> {
     .post('/v0/timer', write(timer.start))
     .delete('/v0/timer', auth(timer.discard))
     .post('/v0/timer/stop', write(timer.stop))
-    .get('/v0/reports', auth(reports.get));
+    .get('/v0/reports', auth(reports.get))
+
+    // Not `write`: an Idempotency-Key's stored answer would keep the secret in the database.
+    .get('/v0/tokens', auth(tokens.list))
+    .post('/v0/tokens', auth(tokens.create))
+    .delete('/v0/tokens/:id', auth(tokens.revoke));
   // Prometheus metrics (--metrics), outside /v0 like /health; with --metrics-addr they
   // are served on their own listener instead (server.ts), and not here.
   const { metrics } = app;

@@ -19,6 +19,8 @@ export const INSTANCE_TABLES: readonly InstanceTable[] = [
   { name: 'users', orderBy: 'id' },
   { name: 'org_roles', orderBy: 'id' },
   { name: 'user_org_roles', orderBy: 'user_id, role_id' },
+  // Hashes only: an instance moved by export and import keeps its scripts' tokens.
+  { name: 'personal_tokens', orderBy: 'id' },
   { name: 'activities', orderBy: 'id' },
   { name: 'activity_revisions', orderBy: 'activity_id, revision' },
   { name: 'projects', orderBy: 'id' },

@@ -4,7 +4,7 @@
 import { authenticationFailure } from '../errors';
 import { MALFORMED_HEADER, presentedToken } from '../http/auth';
 import type { CallerHandler, Ctx, Handler } from '../http/context';
-import type { Actor } from '../policy';
+import { type Actor, authorize } from '../policy';
 import type { TokenHolder } from '../users/store';
 import type { TokenService } from './token';
 
@@ -29,8 +29,37 @@ export const isRevoked = (holder: TokenHolder, issuedAt: number): boolean =>
     issuedAt !== holder.keptTokenIat) ||
   (holder.signedOut.length > 0 && holder.signedOut.includes(issuedAt));
 
+/**
+ * Personal API tokens (issue 33, src/tokens/): which presented tokens are theirs (by
+ * prefix, so a JWT never costs more than that test) and the actor one stands for.
+ */
+export interface PersonalTokens {
+  accepts(token: string): boolean;
+  authenticate(token: string): Actor;
+}
+
+/** Methods that change nothing: all a read-only personal token may use. */
+const READS = new Set(['GET', 'HEAD']);
+
+/**
+ * The actor of a personal token; a read-only one is refused (kind 9) on anything but a
+ * read, on every route alike, before the handler reads its path or body.
+ */
+function personalActor(ctx: Ctx, personal: PersonalTokens, token: string): Actor {
+  const actor = personal.authenticate(token);
+  ctx.caller = actor.username;
+  if (!READS.has(ctx.req.method ?? '')) {
+    authorize(actor, { do: 'write', method: ctx.req.method ?? '', path: ctx.url.pathname });
+  }
+  return actor;
+}
+
 /** The authenticated actor of a request, or kind 7. */
-export function createAuthenticate(tokens: TokenService, findHolder: FindTokenHolder) {
+export function createAuthenticate(
+  tokens: TokenService,
+  findHolder: FindTokenHolder,
+  personal?: PersonalTokens,
+) {
   return async (ctx: Ctx): Promise<Actor> => {
     const token = await presentedToken(ctx);
     if (!token) {
@@ -39,6 +68,7 @@ export function createAuthenticate(tokens: TokenService, findHolder: FindTokenHo
       const other = Boolean(ctx.req.headers.authorization);
       throw authenticationFailure(other ? MALFORMED_HEADER : 'Missing credentials');
     }
+    if (personal?.accepts(token)) return personalActor(ctx, personal, token);
     const { username, issuedAt, expiresAt } = tokens.verify(token);
     const holder = findHolder(username);
     if (!holder) throw authenticationFailure('Invalid token');

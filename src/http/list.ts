@@ -26,6 +26,18 @@ export interface ListRows {
   close(): void;
 }
 
+/** The rows of a short list already in memory (a user's personal tokens). */
+export function rowsOf(texts: readonly string[]): ListRows {
+  const page = (limit: number, skip: number) =>
+    texts.slice(skip, limit < 0 ? undefined : skip + limit);
+  return {
+    read: page,
+    iterate: page,
+    count: () => texts.length,
+    close: () => {},
+  };
+}
+
 /**
  * A short list's body in one piece, and its length: what db/list-reader.ts reads (its
  * WholeList, the same shape; http/ and db/ do not import each other).

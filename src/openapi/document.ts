@@ -15,7 +15,8 @@ const description = `A self-hosted time-tracking server speaking the TimeSync AP
 **Tokens.** Log in with \`POST /v0/login\` for a token. GET and DELETE carry it as the query
 parameter \`token\`; every other POST carries it in its body's \`auth\` block
 (\`{"auth": {"type": "token", "token": "…"}, "object": {…}}\`); any request may send
-\`Authorization: Bearer <token>\` instead (when two are sent they must agree).
+\`Authorization: Bearer <token>\` instead (when two are sent they must agree). A personal
+API token (\`tt_…\`, made with \`POST /v0/tokens\`) is accepted in all three places.
 
 **Conventions.** \`HEAD\` is answered wherever \`GET\` is (same status and headers, no body).
 Any other method on a path listed here answers 405 (\`Method not allowed\`, with \`Allow\`);
@@ -23,9 +24,9 @@ a path not listed here answers 404 (\`Nonexistent endpoint\`); both carry the Er
 \`OPTIONS\` is a CORS preflight (204) on any path. A trailing slash is ignored. Every error
 is an Error object whose \`status\` is the HTTP status.
 
-**Retries.** Every POST that creates or changes something takes an \`Idempotency-Key\`
-header: a retry with the same key gets the first answer again instead of doing the
-write twice (see the parameter).`;
+**Retries.** Every POST that creates or changes something (but \`POST /v0/tokens\`) takes
+an \`Idempotency-Key\` header: a retry with the same key gets the first answer again
+instead of doing the write twice (see the parameter).`;
 
 const queryParam = (name: string, description: string, schema: object, repeat = false) => ({
   name,
@@ -71,6 +72,7 @@ const parameters = {
     true,
   ),
   timerUser: queryParam('user', "Admins: another user's timer", text),
+  tokenUser: queryParam('user', "Site admins: another user's tokens", text),
   slug: pathParam('slug', 'Any slug of the object'),
   username: pathParam('username', 'A username, in any letter case'),
   uuid: pathParam('uuid', 'A uuid, in any letter case'),
@@ -82,7 +84,7 @@ export const openApiDocument = {
   info: { title: 'timetrack', version: 'v0', description, license: { name: 'MIT' } },
   servers: [{ url: '/' }],
   tags: ['meta', 'auth', 'users', 'org-roles', 'projects', 'activities', 'times']
-    .concat(['reports', 'timer'])
+    .concat(['reports', 'timer', 'tokens'])
     .map((name) => ({ name })),
   paths: withIdempotencyKeys({ ...paths, ...extensionPaths }),
   components: {
@@ -100,7 +102,7 @@ export const openApiDocument = {
         type: 'http',
         scheme: 'bearer',
         bearerFormat: 'JWT',
-        description: 'Any request',
+        description: 'Any request: a login token (a JWT) or a personal API token (`tt_…`)',
       },
     },
   },

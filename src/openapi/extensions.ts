@@ -7,6 +7,7 @@ import {
   bodyAuth,
   deleted,
   errors,
+  listHeaders,
   ok,
   param,
   queryAuth,
@@ -16,6 +17,13 @@ import {
 } from './responses';
 
 const timerUser = param('timerUser');
+const tokenId = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: "The token's id; one that is not a positive integer is 400 `Invalid identifier`",
+  schema: { type: 'string' },
+};
 export const extensionPaths = {
   '/v0/reports': {
     get: {
@@ -80,6 +88,43 @@ export const extensionPaths = {
         ...ok('The new time entry', schema('Time')),
         ...errors(400, 401, 404, 409, 413, 500, 503),
       },
+    },
+  },
+  // Personal API tokens (issue 33, docs/api-tokens.md). POST /v0/tokens takes no
+  // Idempotency-Key: a stored answer would keep the secret (openapi/idempotency.ts).
+  '/v0/tokens': {
+    get: {
+      tags: ['tokens'],
+      summary: "The caller's personal API tokens (never their secrets), revoked ones left out",
+      security: queryAuth,
+      parameters: [param('tokenUser'), param('limit'), param('skip'), param('token')],
+      responses: {
+        ...ok(
+          'The tokens, oldest first',
+          { type: 'array', items: schema('PersonalToken') },
+          listHeaders,
+        ),
+        ...errors(400, 401, 404, 500),
+      },
+    },
+    post: {
+      tags: ['tokens'],
+      summary: 'Make a personal API token: its secret is in this answer only',
+      security: bodyAuth,
+      requestBody: writeBody('PersonalTokenCreate'),
+      responses: {
+        ...ok('The new token, with its secret', schema('NewPersonalToken')),
+        ...errors(400, 401, 409, 413, 500, 503),
+      },
+    },
+  },
+  '/v0/tokens/{id}': {
+    delete: {
+      tags: ['tokens'],
+      summary: 'Revoke a personal API token (its owner or a site admin)',
+      security: queryAuth,
+      parameters: [tokenId, param('token')],
+      responses: { ...deleted, ...errors(400, 401, 404, 500, 503) },
     },
   },
   '/v0/info': {

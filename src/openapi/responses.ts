@@ -80,7 +80,7 @@ export const ok = (description: string, body: object, headers?: object) => ({
   },
 });
 
-const listHeaders = {
+export const listHeaders = {
   'X-Total-Count': {
     required: true,
     description: 'Matches before paging',

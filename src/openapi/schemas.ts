@@ -17,6 +17,7 @@ import { ERROR_KINDS, ErrorBody } from '../shapes/error';
 import type { Component, Schema } from '../shapes/kit';
 import { Health, Info } from '../shapes/meta';
 import { OrgRole, OrgRoleCreate, OrgRoleUpdate } from '../shapes/org-role';
+import { NewPersonalToken, PersonalToken, PersonalTokenCreate } from '../shapes/personal-token';
 import {
   Project,
   ProjectCreate,
@@ -79,6 +80,9 @@ export const COMPONENTS: readonly Component<Schema<unknown>>[] = [
   TimerStart,
   TimerStop,
   Info,
+  PersonalToken,
+  NewPersonalToken,
+  PersonalTokenCreate,
 ];
 
 export const schemas: Record<string, unknown> = Object.fromEntries(

@@ -151,6 +151,7 @@ export function createUserService(deps: UserServiceDeps) {
     /** POST /v0/logout: the token the actor came with is refused from now on. */
     signOut: (actor: Actor) =>
       writeTransaction(db, () => {
+        authorize(actor, { do: 'sign out' }); // a personal token is revoked instead
         const { tokenIssuedAt, tokenExpiresAt } = actor;
         if (tokenIssuedAt === undefined || tokenExpiresAt === undefined) return;
         users.signOut(actor.id, tokenIssuedAt, tokenExpiresAt, Date.now());

@@ -16,7 +16,10 @@ import type {
   Info,
   Named,
   NamedFields,
+  NewPersonalToken,
   OrgRole,
+  PersonalToken,
+  PersonalTokenCreate,
   Project,
   ProjectFields,
   ProjectRevision,
@@ -320,4 +323,11 @@ export const api = {
     return time;
   },
   discardTimer: () => request<undefined>('DELETE', '/timer'),
+
+  /** Personal API tokens: the caller's, or (site admins) another user's. */
+  tokens: (user?: string) => request<PersonalToken[]>('GET', '/tokens', { query: { user } }),
+  /** A new token of the caller's; its secret is in this answer only. */
+  createToken: (object: PersonalTokenCreate) =>
+    request<NewPersonalToken>('POST', '/tokens', { body: { object } }),
+  revokeToken: (id: number) => request<undefined>('DELETE', `/tokens/${id}`),
 };

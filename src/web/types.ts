@@ -15,6 +15,11 @@ export type { ActivityHistoryRevision as ActivityRevision } from '../shapes/acti
 export type { ErrorBody } from '../shapes/error';
 export type { Info } from '../shapes/meta';
 export type { OrgRole } from '../shapes/org-role';
+export type {
+  NewPersonalToken,
+  PersonalToken,
+  PersonalTokenCreate,
+} from '../shapes/personal-token';
 /** One revision of a history (GET …/:uuid/history): as served, who made it and when. */
 export type { Project, ProjectHistoryRevision as ProjectRevision } from '../shapes/project';
 export type { Grouping, Report, ReportRow } from '../shapes/report';

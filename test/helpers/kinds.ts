@@ -20,6 +20,7 @@ const KIND_STATUS: Record<string, readonly number[]> = {
   'Timer already running': [409], // kind 13 (issue 15)
   'Idempotency key in use': [409], // issue 29, item 7
   'Idempotency key reused': [422],
+  'Token name already exists': [409], // issue 33: POST /v0/tokens
 };
 
 /** Asserts `res` is a §7 error of some kind other than Server Error; returns its error name. */

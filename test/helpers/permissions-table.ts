@@ -47,6 +47,11 @@ export interface Rule {
    * count it) rather than kind 9.
    */
   listed?: true;
+  /**
+   * The kind 9 action a personal API token with write scope gets even where its owner is
+   * allowed (issue 33: what a leaked script token may never do); {actor} etc. as above.
+   */
+  personalRefusal?: string;
 }
 
 /**
@@ -372,6 +377,7 @@ export const RULES: readonly Rule[] = [
     endpoint: 'POST /v0/users/:username',
     target: 'oneself: password',
     allowed: ALL,
+    personalRefusal: 'set password of user {actor} with a personal token',
   },
   {
     id: 'users.update.self.flag',
@@ -379,6 +385,7 @@ export const RULES: readonly Rule[] = [
     target: 'oneself: site_spectator',
     allowed: ['admin'],
     refusal: 'set site_spectator of user {actor}',
+    personalRefusal: 'set site_spectator of user {actor} with a personal token',
   },
   {
     id: 'users.update.other.profile',
@@ -393,6 +400,7 @@ export const RULES: readonly Rule[] = [
     target: 'another user: site_spectator',
     allowed: SITE_MANAGERS,
     refusal: 'update user {username}',
+    personalRefusal: 'set site_spectator of user {username} with a personal token',
   },
   {
     id: 'users.update.other.password',
@@ -401,6 +409,7 @@ export const RULES: readonly Rule[] = [
     allowed: ['admin'],
     refusal: 'update user {username}',
     refusalFor: { sitemgr: 'set password of user {username}' },
+    personalRefusal: 'set password of user {username} with a personal token',
   },
   {
     id: 'users.update.other.admin',
@@ -409,6 +418,7 @@ export const RULES: readonly Rule[] = [
     allowed: ['admin'],
     refusal: 'update user {username}',
     refusalFor: { sitemgr: 'set site_admin of user {username}' },
+    personalRefusal: 'set site_admin of user {username} with a personal token',
   },
   {
     id: 'users.delete',
@@ -440,6 +450,37 @@ export const RULES: readonly Rule[] = [
     target: 'a role nobody holds',
     allowed: SITE_MANAGERS,
     refusal: 'delete org-role {slug}',
+  },
+
+  { id: 'tokens.list.own', endpoint: 'GET /v0/tokens', target: 'one’s own', allowed: ALL },
+  {
+    id: 'tokens.list.other',
+    endpoint: 'GET /v0/tokens',
+    target: "?user=target: target's",
+    allowed: ['admin'],
+    refusal: 'list the tokens of {username}',
+  },
+  {
+    id: 'tokens.create',
+    endpoint: 'POST /v0/tokens',
+    target: 'one’s own',
+    allowed: ALL,
+    personalRefusal: 'create tokens with a personal token',
+  },
+  {
+    id: 'tokens.revoke.own',
+    endpoint: 'DELETE /v0/tokens/:id',
+    target: 'one’s own',
+    allowed: ALL,
+    personalRefusal: 'revoke tokens with a personal token',
+  },
+  {
+    id: 'tokens.revoke.other',
+    endpoint: 'DELETE /v0/tokens/:id',
+    target: "another user's",
+    allowed: ['admin'],
+    refusal: 'revoke token {id}',
+    personalRefusal: 'revoke tokens with a personal token',
   },
 ];
 
@@ -485,6 +526,12 @@ export function permissionsMarkdown(): string {
     const refused = r.listed ? unlisted : refusals || '—';
     return `| ${r.endpoint} | ${r.target} | ${cells.join(' | ')} | ${refused} |`;
   });
+  const personal = RULES.filter((r) => r.personalRefusal)
+    .map(
+      (r) =>
+        `| ${r.endpoint} | ${r.target} | \`${r.personalRefusal?.replace(/\{(\w+)\}/g, '<$1>')}\` |`,
+    )
+    .join('\n');
   const unauthenticated = Object.values(UNAUTHENTICATED)
     .map((u) => `| ${u.who} | \`${u.text}\` |`)
     .join('\n');
@@ -499,6 +546,20 @@ endpoint above, before any other check:
 | caller | text |
 | --- | --- |
 ${unauthenticated}
+
+## Personal API tokens
+
+A personal API token (\`POST /v0/tokens\`, [api-tokens.md](api-tokens.md)) acts as its owner: every
+row above holds for it as for the owner's login token, with two limits. A token of scope
+\`read\` is refused every request but GET and HEAD (kind 9,
+\`<caller> is not authorized to <METHOD> <path> with a read-only token\`). A token of
+either scope is refused what a leaked script token must never do, even where its owner
+is allowed:
+
+| endpoint | target | refused with |
+| --- | --- | --- |
+${personal}
+| POST /v0/logout | the token it comes with | \`sign out with a personal token\` (revoke it instead) |
 `;
 }
 

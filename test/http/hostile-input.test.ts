@@ -255,6 +255,11 @@ describe('hostile input', () => {
       issue_uri: 'https://example.com/issue/2',
       date_worked: '2026-02-06',
     }));
+    bases.set('POST /v0/tokens', () => ({
+      name: fresh('token'),
+      scope: 'read',
+      expires_at: '2099-01-01',
+    }));
     bases.set('POST /v0/timer/stop', () => ({
       duration: 60,
       notes: 'stopped',

@@ -50,6 +50,7 @@ const LAYERS: Layer[] = [
       'auth/',
       'info/',
       'idempotency/',
+      'tokens/',
     ],
     imports: ['shapes', 'base', 'toolkit', 'rules', 'resources'],
   },
@@ -104,6 +105,7 @@ const TABLE_OWNERS: Record<string, string[]> = {
   'reports/': ['time_month_totals'],
   'auth/': ['login_failures'],
   'idempotency/': ['idempotency_keys'],
+  'tokens/': ['personal_tokens'],
 };
 
 /** SQL that writes another folder's table; `*`: a table named at run time. */

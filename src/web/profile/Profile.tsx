@@ -1,4 +1,5 @@
-// The profile page: display name and email (POST /v0/users/:me), and a password change.
+// The profile page: display name and email (POST /v0/users/:me), a password change, and
+// the user's personal API tokens next to it (ApiTokens.tsx).
 // The API takes a password only as a bcrypt hash made by the client (SPEC §4.4), so the
 // new password is hashed here (bcryptjs, cost 10 as the TimeSync clients use) and never
 // leaves the browser in clear — except the current one, checked by a login as usual.
@@ -8,6 +9,7 @@ import { api, errorText, type User } from '../api';
 import { reloadCatalog } from '../base/catalog';
 import { FormEnd, type Problems, problemsOf } from '../base/field-problems';
 import { TextField } from '../base/fields';
+import { ApiTokens } from './ApiTokens';
 
 const MIN_PASSWORD = 8;
 const BCRYPT_COST = 10;
@@ -30,6 +32,7 @@ export function Profile(props: { username: string }) {
         <>
           <Details user={user} onSaved={setUser} />
           <Password username={user.username} />
+          <ApiTokens />
           <div class="card">
             <h2>Session</h2>
             <p class="muted">Signed in as {user.username} in this tab.</p>
@@ -140,6 +143,10 @@ function Password(props: { username: string }) {
   return (
     <form class="card entry-form" onSubmit={submit} noValidate aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Change password</h2>
+      <p class="muted">
+        Changing your password signs out your other sessions. It does not revoke your API tokens
+        (below): revoke those yourself.
+      </p>
       <div class="fields">
         <TextField
           form={id}

@@ -2,7 +2,8 @@
 // organization roles, a new password, deactivate, delete and restore — each offered to
 // whom SPEC §3 allows it (admins all; site managers others' profile, roles and site
 // spectator; nobody their own flags). An admin about to drop their own admin flag or
-// delete themselves is asked first; the server's answer stands either way.
+// delete themselves is asked first; the server's answer stands either way. Admins also
+// see the user's personal API tokens, and may revoke them.
 import { hash } from 'bcryptjs';
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api, errorText } from '../api';
@@ -10,6 +11,7 @@ import { useCatalog } from '../base/catalog';
 import { Confirm } from '../base/Dialog';
 import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
 import { TextField } from '../base/fields';
+import { TokenList } from '../base/TokenList';
 import { navigate, onLinkClick } from '../router';
 import type { OrgRole, User, UserFields } from '../types';
 
@@ -247,6 +249,12 @@ export function UserPage(props: { username: string; who: string }) {
           )}
         </div>
       </form>
+      {admin && !creating && (
+        <section class="card wide-card" aria-labelledby={`${id}-tokens`}>
+          <h2 id={`${id}-tokens`}>API tokens</h2>
+          <TokenList user={user.username} caption={`API tokens of ${user.username}`} />
+        </section>
+      )}
       <Confirm
         open={ask !== undefined}
         label="Are you sure?"

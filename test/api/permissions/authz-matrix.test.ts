@@ -40,6 +40,8 @@ interface Request {
 describe('authorization matrix (SPEC §3)', () => {
   let server: TestServer;
   let admin: string;
+  /** A login token of `owner`, a user whose personal tokens others try to revoke. */
+  let ownerToken: string;
   const tokens = {} as Record<ActorName | UnauthenticatedName, string | undefined>;
   const times = {} as Record<'member' | 'member2' | 'qmember', string>;
   let seq = 0;
@@ -91,6 +93,7 @@ describe('authorization matrix (SPEC §3)', () => {
     for (const name of ['member2', 'qmember', 'target']) {
       ok(await api.post('/users', admin, { username: name, password: bcryptHash(name) }), name);
     }
+    ownerToken = (await createUser(server, { username: 'owner' })).token;
     ok(await api.post('/users/inactive', admin, { active: false }), 'deactivate');
     ok(await api.del('/users/deleted', admin), 'delete');
     tokens.none = undefined;
@@ -316,7 +319,7 @@ describe('authorization matrix (SPEC §3)', () => {
         return {
           method: 'POST',
           path: `/users/${caller}`,
-          body: { password: bcryptHash(`pw-${caller}`) },
+          body: { password: bcryptHash(fresh(`pw-${caller}`)) }, // a change each time
         };
       case 'users.update.self.flag':
         return {
@@ -378,6 +381,25 @@ describe('authorization matrix (SPEC §3)', () => {
         ok(await server.api.post('/users/org-roles', admin, { name: slug, slug }), slug);
         return { method: 'DELETE', path: `/users/org-roles/${slug}`, names: { slug } };
       }
+      case 'tokens.list.own':
+        return { method: 'GET', path: '/tokens' };
+      case 'tokens.list.other':
+        return {
+          method: 'GET',
+          path: '/tokens',
+          query: { user: 'target' },
+          names: { username: 'target' },
+        };
+      case 'tokens.create':
+        return { method: 'POST', path: '/tokens', body: { name: fresh('t'), scope: 'read' } };
+      case 'tokens.revoke.own':
+      case 'tokens.revoke.other': {
+        // The callers' own tokens are made with their login token; the other one is owner's.
+        const owner = rule.id.endsWith('own') ? tokens[caller as ActorName] : ownerToken;
+        const object = { name: fresh('t'), scope: 'read' };
+        const made = ok(await server.api.post('/tokens', owner, object), 'token');
+        return { method: 'DELETE', path: `/tokens/${made.id}`, names: { id: String(made.id) } };
+      }
     }
     throw new Error(`no request for rule ${rule.id}`);
   }
@@ -433,6 +455,66 @@ describe('authorization matrix (SPEC §3)', () => {
       }
     });
   }
+
+  // Personal API tokens (issue 33): each rule once more for an actor it allows, with a
+  // personal token of each scope. A write token does what the owner's login token does,
+  // but for the rule's personalRefusal; a read token reads alike and is refused every
+  // other request, whatever route it is.
+  const personal = {} as Record<ActorName, { read: string; write: string }>;
+  const personalToken = async (actor: ActorName) => {
+    if (!personal[actor]) {
+      const make = async (scope: string) =>
+        ok(
+          await server.api.post('/tokens', tokens[actor], { name: `matrix-${scope}`, scope }),
+          `${scope} token of ${actor}`,
+        ).token as string;
+      personal[actor] = { read: await make('read'), write: await make('write') };
+    }
+    return personal[actor];
+  };
+  for (const rule of RULES) {
+    const actor = rule.allowed[0];
+    if (!actor) continue; // no one does it: refused alike with any token
+    it(`personal tokens: ${rule.endpoint} — ${rule.target}`, async () => {
+      const pat = await personalToken(actor);
+      for (const scope of ['write', 'read'] as const) {
+        const req = await requestFor(rule, actor);
+        const res = await send(req, pat[scope]);
+        const where: string = `${scope} token of ${actor}: ${req.method} ${req.path} → ${res.status} ${res.text.slice(0, 200)}`;
+        const path = `/v0${req.path.split('?')[0]}`;
+        const refusal =
+          scope === 'read' && req.method !== 'GET'
+            ? `${req.method} ${path} with a read-only token`
+            : rule.personalRefusal;
+        if (refusal) {
+          const action = fill(refusal, { actor, ...req.names });
+          assert.deepEqual(res.body, authorizationBody(actor, action), where);
+        } else {
+          assert.equal(res.status, 200, where);
+          if (req.listed) {
+            const keys = req.keys
+              ? req.keys(res.body)
+              : (res.body as { uuid: string }[]).map((t) => t.uuid);
+            assert.ok(keys.includes(req.listed), where);
+          }
+        }
+      }
+    });
+  }
+
+  it('runs every write route of the router with a personal token', async () => {
+    const { createRouter } = await import('../../../src/routes');
+    const writes = createRouter(server.running.app)
+      .list()
+      .filter((r) => r.method !== 'GET' && r.pattern.startsWith('/v0/'))
+      .filter((r) => !NO_RULE_ENDPOINTS.includes(r.pattern))
+      .map((r) => `${r.method} ${r.pattern}`);
+    const run = new Set(RULES.filter((r) => r.allowed.length > 0).map((r) => r.endpoint));
+    assert.deepEqual(
+      writes.filter((e) => !run.has(e)),
+      [],
+    );
+  });
 
   it('covers every endpoint of the router', async () => {
     const { createRouter } = await import('../../../src/routes');

@@ -10,13 +10,16 @@ import {
   canDeleteTime,
   canDeleteUsers,
   canHandleTimerOf,
+  canListTokensOf,
   canManageProject,
+  canRevokeToken,
   canSetUserField,
   canUpdateTime,
   canViewTime,
   canWriteActivities,
   canWriteOrgRoles,
   mayOwnTimeIn,
+  mayWrite,
   NO_ROLE,
   type ProjectRole,
   seesAllTimes,
@@ -244,6 +247,60 @@ describe('canSetUserField (POST /users and POST /users/:username)', () => {
       const id = target === 'new' ? undefined : target === 'self' ? SELF : OTHER;
       const got = ALL.filter((field) => canSetUserField(actor(k), id, field));
       assert.deepEqual(got.sort(), [...allowed].sort(), `${k} → ${target}`);
+    }
+  });
+
+  it('with a personal token: the same, but never a site flag nor an existing password', () => {
+    //   actor        target    fields the actor may set with a personal token
+    const rows: [Kind, 'new' | 'self' | 'other', UserField[]][] = [
+      ['admin', 'new', [...PROFILE, 'password']],
+      ['admin', 'self', PROFILE],
+      ['admin', 'other', PROFILE],
+      ['manager', 'new', [...PROFILE, 'password']],
+      ['manager', 'self', PROFILE],
+      ['manager', 'other', PROFILE],
+      ['plain', 'self', PROFILE],
+      ['plain', 'other', []],
+    ];
+    for (const scope of ['read', 'write'] as const) {
+      for (const [k, target, allowed] of rows) {
+        const id = target === 'new' ? undefined : target === 'self' ? SELF : OTHER;
+        const viaToken = { ...actor(k), personalToken: { id: 1, scope } };
+        const got = ALL.filter((field) => canSetUserField(viaToken, id, field));
+        assert.deepEqual(got.sort(), [...allowed].sort(), `${k} → ${target} (${scope})`);
+      }
+    }
+  });
+});
+
+describe('personal API tokens (issue 33)', () => {
+  const via = (k: Kind, scope?: 'read' | 'write'): Actor =>
+    scope ? { ...actor(k), personalToken: { id: 1, scope } } : actor(k);
+
+  it('a read-only token writes nothing; a write token and a login token do', () => {
+    for (const k of KINDS) {
+      assert.equal(mayWrite(via(k)), true);
+      assert.equal(mayWrite(via(k, 'write')), true);
+      assert.equal(mayWrite(via(k, 'read')), false);
+    }
+  });
+
+  it('tokens are listed by their owner and admins; revoked by them, never with a personal token', () => {
+    //   actor     owner     list   revoke (login token)
+    const rows: [Kind, 'self' | 'other', boolean, boolean][] = [
+      ['admin', 'self', true, true],
+      ['admin', 'other', true, true],
+      ['manager', 'self', true, true],
+      ['manager', 'other', false, false],
+      ['spectator', 'other', false, false],
+      ['plain', 'self', true, true],
+      ['plain', 'other', false, false],
+    ];
+    for (const [k, owner, list, revoke] of rows) {
+      const ownerId = owner === 'self' ? SELF : OTHER;
+      assert.equal(canListTokensOf(actor(k), ownerId), list, `${k} lists ${owner}`);
+      assert.equal(canRevokeToken(actor(k), ownerId), revoke, `${k} revokes ${owner}`);
+      assert.equal(canRevokeToken(via(k, 'write'), ownerId), false, `${k} by token`);
     }
   });
 });
