@@ -2,6 +2,7 @@
 // service; `signedIn` authenticates the caller first.
 import { activityRoutes } from './activities/routes';
 import type { App } from './app';
+import { approvalRoutes } from './approvals/routes';
 import { loginRoutes, logoutRoute } from './auth/routes';
 import { type SignedInHandler, signedIn } from './auth/session';
 import type { Handler } from './http/context';
@@ -31,6 +32,7 @@ export function createRouter(app: App): Router<Handler> {
   const timer = timerRoutes(app.timer);
   const info = infoRoutes(app.config);
   const reports = reportRoutes(app.reports);
+  const approvals = approvalRoutes(app.approvals);
 
   const router = new Router<Handler>()
     .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' } satisfies Health))
@@ -78,7 +80,16 @@ export function createRouter(app: App): Router<Handler> {
     .post('/v0/timer', write(timer.start))
     .delete('/v0/timer', auth(timer.discard))
     .post('/v0/timer/stop', write(timer.stop))
-    .get('/v0/reports', auth(reports.get));
+    .get('/v0/reports', auth(reports.get))
+
+    .post('/v0/weeks/:username/:week/submit', write(approvals.submit))
+    .get('/v0/approvals', auth(approvals.list))
+    .post('/v0/approvals/:username/:week/:slug/approve', write(approvals.approve))
+    .post('/v0/approvals/:username/:week/:slug/reject', write(approvals.reject))
+    .post('/v0/approvals/:username/:week/:slug/reopen', write(approvals.reopen))
+    .get('/v0/approvals/:username/:week/:slug/history', auth(approvals.history))
+    .get('/v0/lock', auth(approvals.getLock))
+    .put('/v0/lock', write(approvals.setLock));
   // Prometheus metrics (--metrics), outside /v0 like /health; with --metrics-addr they
   // are served on their own listener instead (server.ts), and not here.
   const { metrics } = app;

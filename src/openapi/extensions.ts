@@ -29,6 +29,7 @@ export const extensionPaths = {
         'project',
         'activity',
         'include_deleted',
+        'status',
         'group_by',
         'format',
         'token',

@@ -186,6 +186,7 @@ const times = resource(
       'end',
       'include_deleted',
       'include_revisions',
+      'status',
       'format',
     ],
     oneParams: ['include_deleted', 'include_revisions'],

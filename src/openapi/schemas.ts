@@ -11,6 +11,14 @@ import {
   ActivityRevision,
   ActivityUpdate,
 } from '../shapes/activity';
+import {
+  Decision,
+  IsoWeek,
+  Lock,
+  LockUpdate,
+  WeekPart,
+  WeekPartDecision,
+} from '../shapes/approval';
 import { LoginRequest, Token, TokenAuth } from '../shapes/auth';
 import { CalendarDate, NullableDate, Slug, Username, Uuid } from '../shapes/common';
 import { ERROR_KINDS, ErrorBody } from '../shapes/error';
@@ -79,6 +87,12 @@ export const COMPONENTS: readonly Component<Schema<unknown>>[] = [
   TimerStart,
   TimerStop,
   Info,
+  IsoWeek,
+  WeekPart,
+  WeekPartDecision,
+  Decision,
+  Lock,
+  LockUpdate,
 ];
 
 export const schemas: Record<string, unknown> = Object.fromEntries(

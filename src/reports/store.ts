@@ -89,7 +89,9 @@ const MONTHLY: readonly Grouping[] = ['project', 'user', 'month'];
  * any report, with their own dates.
  */
 function monthTotalsSource(f: TimeListFilters, groupBy: readonly Grouping[]) {
-  if (f.activityIds.length > 0 || !groupBy.every((g) => MONTHLY.includes(g))) return undefined;
+  // The totals know no week part's status (issue 32): a status filter counts the entries.
+  if (f.activityIds.length > 0 || f.status !== undefined) return undefined;
+  if (!groupBy.every((g) => MONTHLY.includes(g))) return undefined;
   const split =
     f.start !== undefined && f.end !== undefined ? splitByMonth(f.start, f.end) : undefined;
   if (!split) return undefined;
