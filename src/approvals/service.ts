@@ -147,9 +147,9 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
         weekDeed(actor, action, names.username, names.week, names.slug, part);
         const { from, to } = TRANSITIONS[action];
         if (part.row.status !== from) {
-          throw badObject(
-            `Only a ${from} week can be ${action === 'reopen' ? 'reopened' : `${action}d`}`,
-          );
+          const article = from === 'approved' ? 'an' : 'a';
+          const done = { approve: 'approved', reject: 'rejected', reopen: 'reopened' }[action];
+          throw badObject(`Only ${article} ${from} week can be ${done}`);
         }
         approvals.decide(part, action, to, actor.id, Date.now(), comment ?? null);
         return toWeekPartJson(part.read());
