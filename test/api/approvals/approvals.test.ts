@@ -426,7 +426,7 @@ describe('GET /v0/approvals', () => {
       `alice/${Q}/submitted/400`,
       `bob/${P}/open/800`,
     ].sort();
-    const sorted = (res: Reply) => keys(ok(res)).sort();
+    const sorted = (res: Reply<any>) => keys(ok(res)).sort();
     assert.deepEqual(sorted(await list(admin)), everyone);
     assert.deepEqual(sorted(await list(sitespec.token)), everyone);
     assert.deepEqual(sorted(await list(sitemgr.token)), everyone);
