@@ -45,6 +45,7 @@ const LAYERS: Layer[] = [
       'times/',
       'timer/',
       'reports/',
+      'approvals/',
       'users/',
       'roles/',
       'auth/',
@@ -102,6 +103,7 @@ const TABLE_OWNERS: Record<string, string[]> = {
   'times/': ['times', 'time_activities', 'time_revisions', 'time_user_rows', 'activity_sets'],
   'timer/': ['timers'],
   'reports/': ['time_month_totals'],
+  'approvals/': ['week_parts', 'week_part_decisions', 'lock_date'],
   'auth/': ['login_failures'],
   'idempotency/': ['idempotency_keys'],
 };
