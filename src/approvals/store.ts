@@ -78,6 +78,15 @@ export function createApprovalStore(db: Db) {
   const history = db.prepare(`SELECT d.action, u.username AS by, d.at, d.comment
     FROM week_part_decisions d JOIN users u ON u.id = d.by_id
     WHERE d.user_id = ? AND d.project_id = ? AND d.week = ? ORDER BY d.id DESC`);
+  // The parts of one status that have a row, for a viewer (week_parts_status): read from
+  // the rows, not by grouping every entry, so the pending count stays cheap on any instance.
+  const byStatus = db.prepare(`SELECT wp.user_id, wp.project_id, wp.week FROM week_parts wp
+    WHERE wp.status = @status AND wp.week >= @first AND wp.week <= @last
+      AND (@users IS NULL OR wp.user_id IN (SELECT value FROM json_each(@users)))
+      AND (@projects IS NULL OR wp.project_id IN (SELECT value FROM json_each(@projects)))
+      AND (@seesAll = 1 OR wp.user_id = @viewer OR EXISTS (SELECT 1 FROM project_users pu
+        WHERE pu.project_id = wp.project_id AND pu.user_id = @viewer
+          AND (pu.manager = 1 OR pu.spectator = 1)))`);
   const lockDate = db.prepare('SELECT before FROM lock_date WHERE id = 1').pluck();
   const setLock = db.prepare('INSERT OR REPLACE INTO lock_date (id, before) VALUES (1, ?)');
   const clearLock = db.prepare('DELETE FROM lock_date');
@@ -133,6 +142,25 @@ export function createApprovalStore(db: Db) {
         ${status === undefined ? '' : `WHERE ${STATUS_WHERE[status]}`}
         ORDER BY g.week, u.username, psl.json`;
       return sql(text).all(...where.params) as WeekPartRow[];
+    },
+
+    /**
+     * The keys of the parts of a status other than open (they all have a row), with the
+     * list's user and project filters and visibility, between two weeks (inclusive).
+     */
+    keysWithStatus(
+      filters: TimeListFilters,
+      status: WeekPartStatus,
+      weeks: { first: string; last: string },
+    ) {
+      return byStatus.all({
+        status,
+        ...weeks,
+        users: filters.userIds.length > 0 ? JSON.stringify(filters.userIds) : null,
+        projects: filters.projectIds.length > 0 ? JSON.stringify(filters.projectIds) : null,
+        seesAll: filters.viewer.seesAll ? 1 : 0,
+        viewer: filters.viewer.id,
+      }) as { user_id: number; project_id: number; week: string }[];
     },
 
     lockDate: () => (lockDate.get() as string | undefined) ?? null,

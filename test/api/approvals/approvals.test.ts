@@ -446,6 +446,27 @@ describe('GET /v0/approvals', () => {
     assert.deepEqual(sorted(await list(outsider.token)), []);
   });
 
+  it('lists each status as the whole list filtered by it, for every caller', async () => {
+    for (const token of [admin, pm.token, qm.token, spec.token, alice.token, outsider.token]) {
+      const all = ok(await server.api.get('/approvals', token)) as any[];
+      for (const status of ['open', 'submitted', 'approved', 'rejected']) {
+        const some = ok(await server.api.get('/approvals', token, { status }));
+        assert.deepEqual(
+          keys(some).sort(),
+          keys(all.filter((p) => p.status === status)).sort(),
+          status,
+        );
+      }
+      // And within dates (weeks), one user, one project.
+      const dated = { start: '2026-03-04', end: '2026-04-13', user: 'alice', project: P };
+      const within = ok(await server.api.get('/approvals', token, dated)) as any[];
+      const approved = ok(
+        await server.api.get('/approvals', token, { ...dated, status: 'approved' }),
+      );
+      assert.deepEqual(keys(approved), keys(within.filter((p) => p.status === 'approved')));
+    }
+  });
+
   it('filters by status, user and project, and takes whole weeks', async () => {
     const res = await list(pm.token, { status: 'submitted' });
     assert.deepEqual(keys(ok(res)), [`alice/${P}/submitted/300`]);
