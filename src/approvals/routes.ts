@@ -26,7 +26,8 @@ export function approvalRoutes(approvals: ApprovalService) {
     submit: async (ctx, actor) => {
       const username = usernameFromPath(ctx.params.username);
       const week = weekFromPath(ctx.params.week);
-      sendJson(ctx.res, 200, approvals.submit(actor, username, week));
+      const input = await requestObject(ctx);
+      sendJson(ctx.res, 200, approvals.submit(actor, username, week, input));
     },
     approve: decision('approve'),
     reject: decision('reject'),

@@ -1,13 +1,16 @@
 // Shapes of the objects the decisions (approve, reject, reopen) and PUT /v0/lock accept.
 import * as v from 'valibot';
 import { isCalendarDate } from '../dates';
-import type { Decision, LockUpdate } from '../shapes/approval';
+import type { Decision, LockUpdate, WeekSubmit } from '../shapes/approval';
 import { sameKeys } from '../shapes/kit';
 
 const comment = v.message(
   v.pipe(v.string(), v.minLength(1), v.maxLength(2000)),
   'string of 1 to 2000 characters',
 );
+
+/** Submit: no fields (the object may be left out). */
+export const submitSchema = v.strictObject({});
 
 /** Approve and reopen: a comment may be given. */
 export const decisionSchema = v.strictObject({ comment: v.optional(comment) });
@@ -20,3 +23,4 @@ export const lockSchema = v.strictObject({
 
 sameKeys<v.InferInput<typeof decisionSchema>, Decision>(true);
 sameKeys<v.InferInput<typeof lockSchema>, LockUpdate>(true);
+sameKeys<v.InferInput<typeof submitSchema>, WeekSubmit>(true);

@@ -15,7 +15,7 @@ import { WEEK_PART_STATUSES, type WeekPartStatus } from '../shapes/approval';
 import type { TimeListFilters } from '../times/store';
 import { parseObject } from '../validate';
 import { toDecisionJson, toWeekPartJson } from './json';
-import { decisionSchema, lockSchema, rejectionSchema } from './schema';
+import { decisionSchema, lockSchema, rejectionSchema, submitSchema } from './schema';
 import type { ApprovalStore, WeekPartRow } from './store';
 
 export type ApprovalService = ReturnType<typeof createApprovalService>;
@@ -107,9 +107,10 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
      * POST /v0/weeks/:username/:week/submit: every part of the week that has entries and
      * is open or rejected becomes submitted; answers all the week's parts.
      */
-    submit(actor: Actor, username: string, week: string) {
+    submit(actor: Actor, username: string, week: string, input: unknown) {
       return writeTransaction(db, () => {
         const userId = userNamed(username);
+        if (input !== undefined) parseObject(submitSchema, input, 'week');
         authorize(actor, { do: 'submit week', username, week, ownerId: userId });
         const { first, last } = weekDates(week);
         const projects = approvals.projectsWithEntries(userId, first, last);

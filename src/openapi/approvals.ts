@@ -28,7 +28,7 @@ export const approvalPaths = {
       summary:
         'Submit a week (the person, or an admin): every open or rejected part with entries becomes submitted',
       security: bodyAuth,
-      requestBody: writeBody('Decision', false),
+      requestBody: writeBody('WeekSubmit', false),
       responses: {
         ...ok('Every part of the week', { type: 'array', items: schema('WeekPart') }),
         ...errors(400, 401, 404, 413, 500, 503),

@@ -18,6 +18,7 @@ import {
   LockUpdate,
   WeekPart,
   WeekPartDecision,
+  WeekSubmit,
 } from '../shapes/approval';
 import { LoginRequest, Token, TokenAuth } from '../shapes/auth';
 import { CalendarDate, NullableDate, Slug, Username, Uuid } from '../shapes/common';
@@ -90,6 +91,7 @@ export const COMPONENTS: readonly Component<Schema<unknown>>[] = [
   IsoWeek,
   WeekPart,
   WeekPartDecision,
+  WeekSubmit,
   Decision,
   Lock,
   LockUpdate,

@@ -65,6 +65,10 @@ export const Decision = component(
 );
 export type Decision = Infer<typeof Decision>;
 
+/** Submitting a week takes no fields: the object may be left out, or sent empty. */
+export const WeekSubmit = component('WeekSubmit', object({}));
+export type WeekSubmit = Infer<typeof WeekSubmit>;
+
 export const Lock = component(
   'Lock',
   shown({

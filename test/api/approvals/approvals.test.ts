@@ -154,6 +154,14 @@ describe('submitting a week', () => {
       badObjectBody('The week is missing a time entry'),
     );
     assert.deepEqual((await submit(admin, 'nobody', '2026-W10')).body, notFoundBody('user'));
+    assert.deepEqual(
+      (await server.api.post('/weeks/alice/2026-W10/submit', alice.token, { week: 1 })).body,
+      badObjectBody('week does not have a week field'),
+    );
+    assert.deepEqual(
+      (await server.api.post('/weeks/alice/2026-W10/submit', bob.token, [])).body,
+      badObjectBody('Field object of request should be object but was sent as array'),
+    );
   });
 
   it('lets a site admin submit for someone', async () => {
