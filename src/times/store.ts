@@ -278,6 +278,16 @@ export const TIME_BY_UUID_SQL = `SELECT t.id, t.uuid, t.user_id, t.project_id, t
     LEFT JOIN project_users pu ON pu.project_id = t.project_id AND pu.user_id = ?
   WHERE t.uuid = ?`;
 
+/**
+ * Issue 32: the lock date and the status of one week part (parameters: date, user id,
+ * project id), two primary-key lookups in tables that are empty until approvals are used
+ * (test/api/times/query-plan.test.ts). The week is SQLite's, as the status filter
+ * (timeWhere) computes it.
+ */
+export const LOCK_STATE_SQL = `SELECT (SELECT before FROM lock_date WHERE id = 1), w.week, wp.status
+  FROM (SELECT strftime('%G-W%V', ?) AS week) w
+    LEFT JOIN week_parts wp ON wp.user_id = ? AND wp.project_id = ? AND wp.week = w.week`;
+
 /** What GET /times/:uuid decides on: a time's owner, project, deletion and JSON. */
 export interface ViewedTime extends TimeRow {
   uuid: string;
@@ -354,14 +364,7 @@ export function createTimeStore(db: Db, readers: ReaderPool, readShort: ShortLis
   const softDelete = db.prepare(
     'UPDATE times SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL',
   );
-  // Issue 32: the lock date and the status of one week part (parameters: date, user id,
-  // project id), two primary-key lookups in tables that are empty until approvals are
-  // used. The week is SQLite's, as the status filter (timeWhere) computes it.
-  const lockState = db
-    .prepare(`SELECT (SELECT before FROM lock_date WHERE id = 1), w.week, wp.status
-      FROM (SELECT strftime('%G-W%V', ?) AS week) w
-        LEFT JOIN week_parts wp ON wp.user_id = ? AND wp.project_id = ? AND wp.week = w.week`)
-    .raw(true);
+  const lockState = db.prepare(LOCK_STATE_SQL).raw(true);
   const namesOf = db
     .prepare(`SELECT (SELECT username FROM users WHERE id = ?),
       (SELECT slug FROM project_slugs WHERE project_id = ? ORDER BY position LIMIT 1)`)
