@@ -492,6 +492,12 @@ describe('GET /v0/approvals', () => {
       ),
       [`alice/${P}/submitted/300`],
     );
+    // Paged like every list: X-Total-Count, Link while more remain.
+    const all = ok(await list(admin));
+    const page = await list(admin, { limit: '1', skip: '1' });
+    assert.deepEqual(keys(ok(page)), keys(all).slice(1, 2));
+    assert.equal(page.headers.get('x-total-count'), String(all.length));
+    assert.match(page.headers.get('link') ?? '', /rel="next"/);
     assert.deepEqual((await list(admin, { status: 'done' })).body, badQueryBody('status', 'done'));
     assert.deepEqual((await list(admin, { user: 'nobody' })).body, badQueryBody('user', 'nobody'));
   });
