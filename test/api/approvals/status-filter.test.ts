@@ -145,6 +145,37 @@ describe('status filter', () => {
     );
   });
 
+  it('groups a report by status, each total its hand sum, JSON and CSV', async () => {
+    const report = ok(
+      await server.api.get('/reports', admin, { ...range, group_by: ['status', 'user'] }),
+    );
+    const byStatus = new Map<string, number>();
+    for (const row of report.rows) {
+      byStatus.set(row.status, (byStatus.get(row.status) ?? 0) + row.duration);
+    }
+    // bob's rejected week (900) is `rejected` here; `open` in the filter (editable).
+    assert.deepEqual(Object.fromEntries(byStatus), {
+      approved: handSum('approved'),
+      open: handSum('open') - 900,
+      rejected: 900,
+      submitted: handSum('submitted'),
+    });
+    const csv = await server.api.raw(
+      `/v0/reports?token=${admin}&format=csv&start=${range.start}&end=${range.end}&group_by=status`,
+    );
+    const [header, ...rows] = parse(csv.text, { record_delimiter: '\r\n' }) as string[][];
+    assert.deepEqual(header, ['status', 'hours', 'duration_seconds', 'entries']);
+    assert.deepEqual(
+      rows.map((r) => [r[0], Number(r[2])]),
+      [
+        ['approved', handSum('approved')],
+        ['open', handSum('open') - 900],
+        ['rejected', 900],
+        ['submitted', handSum('submitted')],
+      ],
+    );
+  });
+
   it("gives CSV a status column with each entry's part's status", async () => {
     const res = await server.api.raw(
       `/v0/times?token=${admin}&format=csv&start=2026-03-01&end=2026-04-30`,
