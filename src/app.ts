@@ -5,6 +5,8 @@
 import { createActivityService } from './activities/service';
 import { createActivityStore } from './activities/store';
 import { ensureFirstAdmin } from './admin/first-admin';
+import { createApprovalService } from './approvals/service';
+import { createApprovalStore } from './approvals/store';
 import { ldapAuthenticator } from './auth/ldap';
 import { createLoginService, passwordAuthenticator } from './auth/login';
 import type { PasswordHasher } from './auth/password';
@@ -102,6 +104,14 @@ export function createApp(deps: AppDeps) {
     reports: createReportStore(readers, deps.reportStreams),
     timeFilters: times.filters,
   });
+  const approvals = createApprovalService({
+    db,
+    approvals: createApprovalStore(db),
+    timeFilters: times.filters,
+    userIdOf: users.idOf,
+    roleOf: projectStore.roleOf,
+    defaultLimit,
+  });
   const login = createLoginService({
     modules: config.authModules,
     authenticators: {
@@ -164,5 +174,6 @@ export function createApp(deps: AppDeps) {
     times,
     timer,
     reports,
+    approvals,
   };
 }

@@ -1,4 +1,4 @@
-// The twelve error kinds of SPEC §7 and our kind 13, one factory each, the answers to a
+// The twelve error kinds of SPEC §7 and our kinds 13 and 14, one factory each, the answers to a
 // misused Idempotency-Key and the server's own 503. Services throw these; the HTTP layer
 // writes them (http/respond.ts) and never needs to know which rule failed.
 // The body's shape is src/shapes/error.ts.
@@ -31,7 +31,8 @@ export type ObjectName =
   | 'user'
   | 'org-role'
   | 'token'
-  | 'endpoint';
+  | 'endpoint'
+  | 'week';
 
 // 1
 export const notFound = (object: ObjectName) =>
@@ -61,7 +62,7 @@ export const wrongType = (object: string, field: string, expected: string, recei
   badObject(`Field ${field} of ${object} should be ${expected} but was sent as ${received}`);
 // 5
 export const invalidIdentifier = (
-  expected: 'slug' | 'uuid' | 'username' | 'token id',
+  expected: 'slug' | 'uuid' | 'username' | 'token id' | 'week',
   id: string,
 ) => new ApiError(400, 'Invalid identifier', `Expected ${expected} but received ${id}`, [id]);
 // 6
@@ -113,6 +114,19 @@ export const usernameAlreadyExists = (name: string) =>
 // 13 (ours, issue 15): POST /v0/timer while the user's timer runs.
 export const timerAlreadyRunning = (username: string) =>
   new ApiError(409, 'Timer already running', `A timer is already running for ${username}`);
+// 14 (ours, issue 32): a write of a time entry in a submitted or approved week part, or
+// dated before the lock date; checked after kinds 1, 4, 3 and 9 (SPEC §3's order).
+export const periodLocked = (text: string) => new ApiError(409, 'Period locked', text);
+/** Kind 14's text for a week part that is submitted or approved. */
+export const weekPartLocked = (
+  user: string,
+  project: string,
+  week: string,
+  status: 'submitted' | 'approved',
+) => periodLocked(`Time entries of ${user} on ${project} in week ${week} are ${status}`);
+/** Kind 14's text for an entry dated before the lock date. */
+export const lockDateLocked = (before: string) =>
+  periodLocked(`Time entries before ${before} are locked`);
 
 // Beyond SPEC §7 (issue 33): POST /v0/tokens with the name of one of the caller's
 // unrevoked tokens (in any letter case).

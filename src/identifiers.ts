@@ -1,4 +1,6 @@
 // The identifier rules of SPEC §1 and the path-parameter parsers built on them.
+
+import { isIsoWeek } from './dates';
 import { invalidIdentifier } from './errors';
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -30,7 +32,7 @@ function decodeSegment(raw: string): string {
 }
 
 function pathIdentifier(
-  kind: 'slug' | 'uuid' | 'username',
+  kind: 'slug' | 'uuid' | 'username' | 'week',
   valid: (s: string) => boolean,
 ): (raw: string | undefined) => string {
   return (raw) => {
@@ -42,6 +44,8 @@ function pathIdentifier(
 
 export const slugFromPath = pathIdentifier('slug', isSlug);
 export const usernameFromPath = pathIdentifier('username', isUsername);
+/** An ISO week YYYY-Www (issue 32). */
+export const weekFromPath = pathIdentifier('week', isIsoWeek);
 /** Accepted in any letter case, used lower-case. */
 export const uuidFromPath = (raw: string | undefined): string =>
   pathIdentifier('uuid', isUuid)(raw).toLowerCase();

@@ -97,6 +97,22 @@ export const canDeleteTime = (actor: Actor, ownerId: number): boolean =>
 export const canHandleTimerOf = (actor: Actor, ownerId: number): boolean =>
   ownerId === actor.id || actor.siteAdmin;
 
+// Weekly submission, approval and the lock date (issue 32) ----------------------------
+
+/** Submitting a person's week: that person, or an admin. */
+export const canSubmitWeekOf = (actor: Actor, ownerId: number): boolean =>
+  ownerId === actor.id || actor.siteAdmin;
+
+/**
+ * Approving, rejecting or reopening one person's week on a project: the project's
+ * managers, site managers and admins, and never for one's own entries (admins included).
+ */
+export const canDecideWeekOf = (actor: Actor, ownerId: number, role: ProjectRole): boolean =>
+  ownerId !== actor.id && (isSiteManager(actor) || role.manager);
+
+/** Setting the lock date: admins only (everyone may read it). */
+export const canSetLockDate = (actor: Actor): boolean => actor.siteAdmin;
+
 // Users and org roles ------------------------------------------------------------------
 
 export const canCreateUsers = (actor: Actor): boolean => isSiteManager(actor);
@@ -199,7 +215,17 @@ export type Deed =
   | { do: 'write'; method: string; path: string }
   | { do: 'create token' | 'sign out' }
   | { do: 'list tokens'; username: string; ownerId: number }
-  | { do: 'revoke token'; id: number; ownerId: number };
+  | { do: 'revoke token'; id: number; ownerId: number }
+  | { do: 'submit week'; username: string; week: string; ownerId: number }
+  | {
+      do: 'approve week' | 'reject week' | 'reopen week' | 'view week';
+      username: string;
+      week: string;
+      project: string;
+      ownerId: number;
+      role: ProjectRole;
+    }
+  | { do: 'set lock date' };
 
 /** Whether the actor may do the deed. */
 export function permits(actor: Actor, deed: Deed): boolean {
@@ -251,6 +277,16 @@ export function permits(actor: Actor, deed: Deed): boolean {
       return canListTokensOf(actor, deed.ownerId);
     case 'revoke token':
       return canRevokeToken(actor, deed.ownerId);
+    case 'submit week':
+      return canSubmitWeekOf(actor, deed.ownerId);
+    case 'approve week':
+    case 'reject week':
+    case 'reopen week':
+      return canDecideWeekOf(actor, deed.ownerId, deed.role);
+    case 'view week':
+      return canViewTime(actor, { ownerId: deed.ownerId, role: deed.role });
+    case 'set lock date':
+      return canSetLockDate(actor);
   }
 }
 
@@ -315,6 +351,15 @@ function refusedAction(actor: Actor, deed: Deed): string {
       return actor.personalToken
         ? 'revoke tokens with a personal token'
         : `revoke token ${deed.id}`;
+    case 'submit week':
+      return `submit week ${deed.week} of ${deed.username}`;
+    case 'approve week':
+    case 'reject week':
+    case 'reopen week':
+    case 'view week':
+      return `${deed.do} ${deed.week} of ${deed.username} in project ${deed.project}`;
+    case 'set lock date':
+      return 'set the lock date';
   }
 }
 

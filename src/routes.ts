@@ -2,6 +2,7 @@
 // service; `signedIn` authenticates the caller first.
 import { activityRoutes } from './activities/routes';
 import type { App } from './app';
+import { approvalRoutes } from './approvals/routes';
 import { loginRoutes, logoutRoute } from './auth/routes';
 import { type SignedInHandler, signedIn } from './auth/session';
 import type { Handler } from './http/context';
@@ -33,6 +34,7 @@ export function createRouter(app: App): Router<Handler> {
   const info = infoRoutes(app.config);
   const reports = reportRoutes(app.reports);
   const tokens = tokenRoutes(app.personalTokens);
+  const approvals = approvalRoutes(app.approvals);
 
   const router = new Router<Handler>()
     .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' } satisfies Health))
@@ -85,7 +87,16 @@ export function createRouter(app: App): Router<Handler> {
     // Not `write`: an Idempotency-Key's stored answer would keep the secret in the database.
     .get('/v0/tokens', auth(tokens.list))
     .post('/v0/tokens', auth(tokens.create))
-    .delete('/v0/tokens/:id', auth(tokens.revoke));
+    .delete('/v0/tokens/:id', auth(tokens.revoke))
+
+    .post('/v0/weeks/:username/:week/submit', write(approvals.submit))
+    .get('/v0/approvals', auth(approvals.list))
+    .post('/v0/approvals/:username/:week/:slug/approve', write(approvals.approve))
+    .post('/v0/approvals/:username/:week/:slug/reject', write(approvals.reject))
+    .post('/v0/approvals/:username/:week/:slug/reopen', write(approvals.reopen))
+    .get('/v0/approvals/:username/:week/:slug/history', auth(approvals.history))
+    .get('/v0/lock', auth(approvals.getLock))
+    .put('/v0/lock', write(approvals.setLock));
   // Prometheus metrics (--metrics), outside /v0 like /health; with --metrics-addr they
   // are served on their own listener instead (server.ts), and not here.
   const { metrics } = app;

@@ -31,6 +31,10 @@ export const INSTANCE_TABLES: readonly InstanceTable[] = [
   { name: 'time_activities', orderBy: 'time_id, activity_id' },
   { name: 'time_revisions', orderBy: 'time_id, revision' },
   { name: 'timers', orderBy: 'user_id' },
+  { name: 'week_parts', orderBy: 'user_id, project_id, week' },
+  { name: 'week_part_decisions', orderBy: 'id' },
+  // After the entries it locks: an export of a locked instance imports whole.
+  { name: 'lock_date', orderBy: 'id' },
 ];
 
 export type Row = Record<string, unknown>;

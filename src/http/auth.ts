@@ -1,4 +1,4 @@
-// The request's body and the token it presents (SPEC §2.1): POST bodies carry
+// The request's body and the token it presents (SPEC §2.1): POST (and PUT) bodies carry
 // `auth: {type: "token"}`, GET and DELETE the `token` query parameter; any request may
 // use `Authorization: Bearer` instead, and when two are present they must agree.
 // Checking the token is the auth module's job (src/auth/session.ts).
@@ -39,7 +39,7 @@ function bearerToken(ctx: Ctx): string | undefined {
 export async function presentedToken(ctx: Ctx): Promise<string | undefined> {
   const fromHeader = bearerToken(ctx);
   let fromRequest: string | undefined;
-  if (ctx.req.method === 'POST') {
+  if (ctx.req.method === 'POST' || ctx.req.method === 'PUT') {
     const auth = (await requestBody(ctx)).auth;
     if (auth !== undefined && auth !== null) {
       if (typeof auth !== 'object' || Array.isArray(auth))

@@ -25,7 +25,7 @@ export function applyCors(
 /** Answers a preflight request. */
 export function answerPreflight(res: ServerResponse): void {
   res.writeHead(204, {
-    'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
+    'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, OPTIONS', // PUT: /v0/lock (issue 32)
     'Access-Control-Allow-Headers': 'Content-Type, Authorization, Idempotency-Key',
     'Access-Control-Max-Age': '600',
     'Content-Length': 0,

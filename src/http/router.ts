@@ -35,6 +35,9 @@ export class Router<H> {
   post(pattern: string, handler: H): this {
     return this.add('POST', pattern, handler);
   }
+  put(pattern: string, handler: H): this {
+    return this.add('PUT', pattern, handler);
+  }
   delete(pattern: string, handler: H): this {
     return this.add('DELETE', pattern, handler);
   }

@@ -4,6 +4,7 @@
 // test/api/openapi/openapi.test.ts validates it and compares it with the route table;
 // test/helpers/openapi-check.ts holds every reply of the HTTP suite to it.
 import { JsonText } from '../json-text';
+import { approvalPaths } from './approvals';
 import { extensionPaths } from './extensions';
 import { idempotencyKeyParameter, withIdempotencyKeys } from './idempotency';
 import { paths } from './paths';
@@ -73,6 +74,16 @@ const parameters = {
   ),
   timerUser: queryParam('user', "Admins: another user's timer", text),
   tokenUser: queryParam('user', "Site admins: another user's tokens", text),
+  status: queryParam(
+    'status',
+    'Only entries whose week part is `approved`, `submitted` or `open` (open or rejected: not locked)',
+    { enum: ['approved', 'submitted', 'open'] },
+  ),
+  partStatus: queryParam('status', 'Only week parts of this status', {
+    enum: ['open', 'submitted', 'approved', 'rejected'],
+  }),
+  partUser: pathParam('username', "The person's username, in any letter case"),
+  week: pathParam('week', 'An ISO 8601 week, YYYY-Www'),
   slug: pathParam('slug', 'Any slug of the object'),
   username: pathParam('username', 'A username, in any letter case'),
   uuid: pathParam('uuid', 'A uuid, in any letter case'),
@@ -84,9 +95,9 @@ export const openApiDocument = {
   info: { title: 'timetrack', version: 'v0', description, license: { name: 'MIT' } },
   servers: [{ url: '/' }],
   tags: ['meta', 'auth', 'users', 'org-roles', 'projects', 'activities', 'times']
-    .concat(['reports', 'timer', 'tokens'])
+    .concat(['reports', 'timer', 'tokens', 'approvals'])
     .map((name) => ({ name })),
-  paths: withIdempotencyKeys({ ...paths, ...extensionPaths }),
+  paths: withIdempotencyKeys({ ...paths, ...extensionPaths, ...approvalPaths }),
   components: {
     schemas,
     responses: errorResponses,

@@ -37,6 +37,7 @@ export const extensionPaths = {
         'project',
         'activity',
         'include_deleted',
+        'status',
         'group_by',
         'format',
         'token',

@@ -20,17 +20,25 @@ export const idempotencyKeyParameter = {
 // POST /v0/tokens neither: its answer, which a key would store for 24 h, holds a secret.
 const NOT_KEYED = ['/v0/login', '/v0/logout', '/v0/tokens'];
 
-type PathItem = Record<string, unknown> & { post?: Record<string, unknown> };
+type Operation = Record<string, unknown>;
+type PathItem = Record<string, unknown> & { post?: Operation; put?: Operation };
 
-/** `paths` with the header and its answers on every POST that creates or changes. */
+const keyed = (op: Operation) => ({
+  ...op,
+  parameters: [...((op.parameters as unknown[]) ?? []), param('idempotencyKey')],
+  responses: { ...(op.responses as object), ...errors(409, 422) },
+});
+
+/** `paths` with the header and its answers on every POST (and PUT) that creates or changes. */
 export function withIdempotencyKeys(paths: Record<string, PathItem>): Record<string, PathItem> {
   return Object.fromEntries(
     Object.entries(paths).map(([path, item]) => {
-      const { post } = item;
-      if (!post || NOT_KEYED.includes(path)) return [path, item];
-      const parameters = [...((post.parameters as unknown[]) ?? []), param('idempotencyKey')];
-      const responses = { ...(post.responses as object), ...errors(409, 422) };
-      return [path, { ...item, post: { ...post, parameters, responses } }];
+      const { post, put } = item;
+      if ((!post && !put) || NOT_KEYED.includes(path)) return [path, item];
+      return [
+        path,
+        { ...item, ...(post ? { post: keyed(post) } : {}), ...(put ? { put: keyed(put) } : {}) },
+      ];
     }),
   );
 }

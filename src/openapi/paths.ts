@@ -84,7 +84,16 @@ function resource(r: Resource, plural: string) {
         parameters: [param('token')],
         responses: {
           ...deleted,
-          ...errors(400, 401, 404, ...(r.deleteInUse ? [405] : []), 500, 503),
+          // 409: a time entry in a locked period (kind 14, issue 32).
+          ...errors(
+            400,
+            401,
+            404,
+            ...(r.deleteInUse ? [405] : []),
+            ...(r.name === 'Time' ? [409] : []),
+            500,
+            503,
+          ),
         },
       },
     },
@@ -186,6 +195,7 @@ const times = resource(
       'end',
       'include_deleted',
       'include_revisions',
+      'status',
       'format',
     ],
     oneParams: ['include_deleted', 'include_revisions'],

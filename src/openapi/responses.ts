@@ -35,7 +35,7 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string; heade
     name: 'Conflict',
     description:
       'Invalid foreign key (3), slug(s) already exist (8), username already exists (12), ' +
-      'timer already running (13), or an Idempotency-Key whose first request is still ' +
+      'timer already running (13), period locked (14), or an Idempotency-Key whose first request is still ' +
       'being answered (`Idempotency key in use`, with Retry-After)',
     headers: { 'Retry-After': { schema: { type: 'string' } } },
   },

@@ -11,6 +11,15 @@ import {
   ActivityRevision,
   ActivityUpdate,
 } from '../shapes/activity';
+import {
+  Decision,
+  IsoWeek,
+  Lock,
+  LockUpdate,
+  WeekPart,
+  WeekPartDecision,
+  WeekSubmit,
+} from '../shapes/approval';
 import { LoginRequest, Token, TokenAuth } from '../shapes/auth';
 import { CalendarDate, NullableDate, Slug, Username, Uuid } from '../shapes/common';
 import { ERROR_KINDS, ErrorBody } from '../shapes/error';
@@ -83,6 +92,13 @@ export const COMPONENTS: readonly Component<Schema<unknown>>[] = [
   PersonalToken,
   NewPersonalToken,
   PersonalTokenCreate,
+  IsoWeek,
+  WeekPart,
+  WeekPartDecision,
+  WeekSubmit,
+  Decision,
+  Lock,
+  LockUpdate,
 ];
 
 export const schemas: Record<string, unknown> = Object.fromEntries(

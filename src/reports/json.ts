@@ -24,7 +24,7 @@ export function toReportRowJson(row: ReportRow, groupBy: readonly Grouping[]): R
       out.project = JSON.parse(row.project as string) as string[];
       out.project_name = row.project_name;
     } else {
-      out[g] = row[g];
+      (out as Record<string, unknown>)[g] = row[g];
     }
   }
   out.duration = row.duration;

@@ -61,6 +61,14 @@ const GROUPS: Record<Grouping, GroupSql> = {
     shown: (k) => `${k} AS month`,
     order: (k) => k,
   },
+  // The status of the entry's week part (issue 32): entries only (`t`), never sums.
+  status: {
+    key: (r) => `coalesce((SELECT wp.status FROM week_parts wp WHERE wp.user_id = ${r}.user_id
+      AND wp.project_id = ${r}.project_id AND wp.week = strftime('%G-W%V', ${r}.date_worked)),
+      'open')`,
+    shown: (k) => `${k} AS status`,
+    order: (k) => k,
+  },
 };
 
 /**
@@ -73,7 +81,9 @@ const GROUPS: Record<Grouping, GroupSql> = {
  * (they are not in the index).
  */
 function dayColumns(groupBy: readonly Grouping[]): string | undefined {
-  if (groupBy.includes('user') || groupBy.includes('activity')) return undefined;
+  if (groupBy.includes('user') || groupBy.includes('activity') || groupBy.includes('status')) {
+    return undefined;
+  }
   return groupBy.includes('project') ? 't.date_worked, t.project_id' : 't.date_worked';
 }
 
@@ -89,7 +99,9 @@ const MONTHLY: readonly Grouping[] = ['project', 'user', 'month'];
  * any report, with their own dates.
  */
 function monthTotalsSource(f: TimeListFilters, groupBy: readonly Grouping[]) {
-  if (f.activityIds.length > 0 || !groupBy.every((g) => MONTHLY.includes(g))) return undefined;
+  // The totals know no week part's status (issue 32): a status filter counts the entries.
+  if (f.activityIds.length > 0 || f.status !== undefined) return undefined;
+  if (!groupBy.every((g) => MONTHLY.includes(g))) return undefined;
   const split =
     f.start !== undefined && f.end !== undefined ? splitByMonth(f.start, f.end) : undefined;
   if (!split) return undefined;
@@ -232,6 +244,7 @@ function groupsBound(
     user: (sizes) => f.userIds.length || sizes.users,
     project: (sizes) => f.projectIds.length || sizes.projects,
     activity: (sizes) => sizes.activities,
+    status: () => 4,
   };
   return (sizes: TableSizes) => groupBy.reduce((n, g) => n * keys[g](sizes), 1);
 }

@@ -1,10 +1,11 @@
 // A report (SPEC §11, docs/api-reports.md): totals of time entries, grouped. A row's
 // keys depend on the grouping, so all but its totals are optional.
+import { WEEK_PART_STATUSES } from './approval';
 import { CalendarDate } from './common';
 import { array, component, type Infer, integer, oneOfValues, shown, string } from './kit';
 
 /** What a report can be grouped by, as `group_by` names it and its rows' keys. */
-export const GROUPINGS = ['project', 'activity', 'user', 'day', 'week', 'month'] as const;
+export const GROUPINGS = ['project', 'activity', 'user', 'day', 'week', 'month', 'status'] as const;
 export type Grouping = (typeof GROUPINGS)[number];
 
 export const GroupBy = component('GroupBy', oneOfValues(GROUPINGS));
@@ -30,9 +31,11 @@ export const ReportRow = component(
         description: 'ISO 8601 week; 0000-01-01 and 02 are in -0001-W52',
       }),
       month: string({ pattern: '^\\d{4}-\\d{2}$' }),
+      // the status of the entries' week part (issue 32)
+      status: oneOfValues(WEEK_PART_STATUSES),
       ...totals,
     },
-    ['project', 'project_name', 'activity', 'user', 'day', 'week', 'month'],
+    ['project', 'project_name', 'activity', 'user', 'day', 'week', 'month', 'status'],
     { description: 'One key per grouping, then the totals of the entries in that group' },
   ),
 );

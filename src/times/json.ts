@@ -115,15 +115,18 @@ export const TIME_CSV_HEADER = [
   'updated_at',
   'deleted_at',
   'revision',
+  'status',
 ] as const;
 
 /**
  * A listed time's CSV cells, from the JSON text SQLite wrote for it, so CSV and JSON
  * cannot disagree: `project` is the first slug, lists are joined with spaces, `hours`
- * has two decimals. `parents` (include_revisions) has no column.
+ * has two decimals, `status` is the entry's week part's. `parents` (include_revisions) has
+ * no column.
  */
 export function timeCsvCells(json: string): (string | number | null)[] {
-  const t = JSON.parse(json) as TimeJson;
+  // `status`: its week part's (issue 32), added to the JSON for CSV only (times/store.ts).
+  const t = JSON.parse(json) as TimeJson & { status?: string };
   return [
     t.uuid,
     t.date_worked,
@@ -139,5 +142,6 @@ export function timeCsvCells(json: string): (string | number | null)[] {
     t.updated_at,
     t.deleted_at,
     t.revision,
+    t.status ?? 'open',
   ];
 }

@@ -14,7 +14,7 @@ export function timeRoutes(times: TimeService, run?: RunWrite) {
   return {
     list: (ctx, actor) => {
       const csv = wantsCsv(ctx);
-      const listing = times.list(actor, ctx.query);
+      const listing = times.list(actor, ctx.query, csv);
       if (!csv) return sendList(ctx, listing);
       return sendCsvList(ctx, listing, {
         header: TIME_CSV_HEADER,

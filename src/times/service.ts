@@ -4,7 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import { isCalendarDate } from '../dates';
 import { type Db, writeTransaction } from '../db/open';
-import { badQueryValue, invalidForeignKey, missingField, notFound } from '../errors';
+import {
+  badQueryValue,
+  invalidForeignKey,
+  lockDateLocked,
+  missingField,
+  notFound,
+  weekPartLocked,
+} from '../errors';
 import type { Listing } from '../http/list';
 import { booleanParam, firstParam, listParam, pagingParams } from '../http/query';
 import { isSlug, isUsername } from '../identifiers';
@@ -12,9 +19,12 @@ import { type Actor, authorize, NO_ROLE, type ProjectRole, permits, seesAllTimes
 import { parseObject } from '../validate';
 import { type TimeJson, timeJsonText } from './json';
 import { createTimeSchema, type UpdateTimeInput, updateTimeSchema } from './schema';
-import type { StoredTime, TimeListFilters, TimeStore, ViewedTime } from './store';
+import type { StoredTime, TimeListFilters, TimeStatusFilter, TimeStore, ViewedTime } from './store';
 
 export type TimeService = ReturnType<typeof createTimeService>;
+
+const STATUS_FILTERS: readonly string[] = ['approved', 'submitted', 'open'];
+const isStatusFilter = (s: string): s is TimeStatusFilter => STATUS_FILTERS.includes(s);
 
 /** What the texts of a new time's errors call it: a time, or a timer being started. */
 export type NewTimeObject = 'time' | 'timer';
@@ -61,6 +71,7 @@ export function createTimeService(deps: TimeServiceDeps) {
     const start = firstParam(query, 'start', isCalendarDate);
     const end = firstParam(query, 'end', isCalendarDate);
     if (start !== undefined && end !== undefined && start > end) throw badQueryValue('end', end);
+    const status = firstParam(query, 'status', isStatusFilter) as TimeStatusFilter | undefined;
     return {
       viewer: { id: actor.id, seesAll: seesAllTimes(actor) },
       userIds,
@@ -70,6 +81,7 @@ export function createTimeService(deps: TimeServiceDeps) {
       end,
       includeDeleted,
       includeRevisions,
+      status,
     };
   };
 
@@ -134,6 +146,21 @@ export function createTimeService(deps: TimeServiceDeps) {
   };
 
   /**
+   * Kind 14 (issue 32) unless an entry of this user and project dated `date` may be
+   * written: not before the lock date (admins included), not in a submitted or approved
+   * week part. Checked after kinds 1, 4, 3 and 9, inside the write's transaction, so a
+   * submission or an approval committed before it is seen and none can come between.
+   */
+  const checkUnlocked = (userId: number, projectId: number, date: string) => {
+    const { before, week, status } = times.lockState(date, userId, projectId);
+    if (before !== null && date < before) throw lockDateLocked(before);
+    if (status === 'submitted' || status === 'approved') {
+      const names = times.namesOf(userId, projectId);
+      throw weekPartLocked(names.user, names.project, week, status);
+    }
+  };
+
+  /**
    * A time read for GET (its JSON or its history), if this caller may see it: kind 1 when
    * there is none (or it is deleted and include_deleted is not set), else kind 9.
    */
@@ -156,8 +183,9 @@ export function createTimeService(deps: TimeServiceDeps) {
      */
     filters: listFilters,
 
-    list(actor: Actor, query: URLSearchParams): Listing {
-      const filters = listFilters(actor, query);
+    /** GET /times; `withStatus`: each entry's JSON carries its week part's status (CSV). */
+    list(actor: Actor, query: URLSearchParams, withStatus = false): Listing {
+      const filters = { ...listFilters(actor, query), withStatus };
       return { paging: pagingParams(query, deps.defaultLimit), ...times.listing(filters) };
     },
 
@@ -183,6 +211,7 @@ export function createTimeService(deps: TimeServiceDeps) {
       const fields = parseObject(createTimeSchema, input, 'time');
       return writeTransaction(db, () => {
         const { owner, project, activityIds: ids } = checkNewTime(actor, fields, 'time');
+        checkUnlocked(owner.id, project.id, fields.date_worked);
         const json = times.insert(
           {
             uuid: randomUUID(),
@@ -220,13 +249,23 @@ export function createTimeService(deps: TimeServiceDeps) {
           const ownerRole = roleOf(projectId, ownerId);
           authorize(actor, { do: 'move time', uuid: time, to, project, ownerRole });
         }
+        // Moving an entry counts for the part it leaves and the part it joins.
+        const date = fields.date_worked ?? current.date_worked;
+        checkUnlocked(current.user_id, current.project_id, current.date_worked);
+        if (
+          ownerId !== current.user_id ||
+          projectId !== current.project_id ||
+          date !== current.date_worked
+        ) {
+          checkUnlocked(ownerId, projectId, date);
+        }
         const json = times.update(
           {
             id: current.id,
             duration: fields.duration ?? current.duration,
             user_id: ownerId,
             project_id: projectId,
-            date_worked: fields.date_worked ?? current.date_worked,
+            date_worked: date,
             issue_uri: fields.issue_uri === undefined ? current.issue_uri : fields.issue_uri,
             notes: fields.notes === undefined ? current.notes : fields.notes,
             updated_at: Date.now(),
@@ -243,6 +282,7 @@ export function createTimeService(deps: TimeServiceDeps) {
         const current = times.findByUuid(uuid, actor.id);
         if (!current || current.deleted_at !== null) throw notFound('time');
         authorize(actor, { do: 'delete time', uuid: current.uuid, ownerId: current.user_id });
+        checkUnlocked(current.user_id, current.project_id, current.date_worked);
         times.softDelete(current.id, Date.now());
       });
     },

@@ -47,7 +47,32 @@ export interface TimeListFilters {
   end?: string;
   includeDeleted: boolean;
   includeRevisions: boolean;
+  /**
+   * Issue 32: only entries whose week part is `approved`, `submitted`, or `open` (no part,
+   * or one open or rejected: not yet checked); undefined: all.
+   */
+  status?: TimeStatusFilter;
+  /** Each listed entry's JSON also carries its week part's `status` (the CSV column). */
+  withStatus?: boolean;
 }
+
+export type TimeStatusFilter = 'approved' | 'submitted' | 'open';
+
+/** SQL: the week part of the entry `t` (user_id, project_id, date_worked) has one of `statuses`. */
+const partIs = (statuses: string) => `EXISTS (SELECT 1 FROM week_parts wp
+  WHERE wp.user_id = t.user_id AND wp.project_id = t.project_id
+    AND wp.week = strftime('%G-W%V', t.date_worked) AND wp.status IN (${statuses}))`;
+
+const STATUS_SQL: Record<TimeStatusFilter, string> = {
+  approved: partIs("'approved'"),
+  submitted: partIs("'submitted'"),
+  open: `NOT ${partIs("'submitted', 'approved'")}`,
+};
+
+/** SQL of the status of the entry `t`'s week part ('open' when it has none). */
+const PART_STATUS_SQL = `coalesce((SELECT wp.status FROM week_parts wp
+  WHERE wp.user_id = t.user_id AND wp.project_id = t.project_id
+    AND wp.week = strftime('%G-W%V', t.date_worked)), 'open')`;
 
 /** A WHERE clause over `times t` (or `time_user_rows t`) and its bound parameters, in order. */
 export interface TimeWhere {
@@ -95,6 +120,7 @@ export function timeWhere(f: TimeListFilters, timeId = 't.id'): TimeWhere {
   }
   if (f.start !== undefined) add('t.date_worked >= ?', f.start);
   if (f.end !== undefined) add('t.date_worked <= ?', f.end);
+  if (f.status !== undefined) where.push(STATUS_SQL[f.status]);
   if (!f.viewer.seesAll) {
     // SPEC §3: the owner and the project's managers and spectators (policy.canViewTime).
     // With a user or project filter, that filter's index must drive the query, so the
@@ -127,15 +153,18 @@ export function timeWhere(f: TimeListFilters, timeId = 't.id'): TimeWhere {
  * on pages of their own; other lists go from `times` to each entry's row by its key.
  */
 export function timeListQuery(f: TimeListFilters): ListQuery & { whole: WholeListSql } {
+  // CSV's status column: the entry's JSON with its part's status added (issue 32).
+  const shown = (json: string) =>
+    f.withStatus ? `json_set(${json}, '$.status', ${PART_STATUS_SQL})` : json;
   if (f.includeRevisions) {
     const where = timeWhere(f);
-    const ordered = `SELECT ${computedTimeJson(true)} AS json FROM ${where.from} ${where.clause} ${TIME_ORDER}`;
+    const ordered = `SELECT ${shown(computedTimeJson(true))} AS json FROM ${where.from} ${where.clause} ${TIME_ORDER}`;
     return timeList(where, ordered, where.params);
   }
   if (f.userIds.length > 0) {
     // time_user_rows has the columns of times that timeWhere reads, under the same names.
     const { clause, params } = withMonths(timeWhere(f, 't.time_id'), f);
-    const ordered = `SELECT ${listedTimeJson('t')} AS json FROM time_user_rows t ${namesJoin('t')}
+    const ordered = `SELECT ${shown(listedTimeJson('t'))} AS json FROM time_user_rows t ${namesJoin('t')}
       ${clause} ORDER BY t.changed_at, t.uuid`;
     // The counts read the narrow times_user_date, which covers every column they test
     // (~50 µs for one user's month, against ~120 µs over the wide rows).
@@ -143,7 +172,7 @@ export function timeListQuery(f: TimeListFilters): ListQuery & { whole: WholeLis
     return timeList(counted, ordered, params, counted.params);
   }
   const where = timeWhere(f);
-  const ordered = `SELECT ${listedTimeJson('l')} AS json FROM ${where.from} ${USER_ROW_OF_TIME}
+  const ordered = `SELECT ${shown(listedTimeJson('l'))} AS json FROM ${where.from} ${USER_ROW_OF_TIME}
     ${namesJoin('l')} ${where.clause} ${TIME_ORDER}`;
   return timeList(where, ordered, where.params);
 }
@@ -227,6 +256,13 @@ export interface LiveProject {
 
 export type TimeStore = ReturnType<typeof createTimeStore>;
 
+/** What decides whether an entry may be written (issue 32): see TimeStore.lockState. */
+export interface LockState {
+  before: string | null;
+  week: string;
+  status: string | null;
+}
+
 /**
  * One time by uuid (parameters: viewer id, uuid) with what the service decides on when it
  * writes (StoredTime): its columns and activity ids, the viewer's role in its project and
@@ -241,6 +277,16 @@ export const TIME_BY_UUID_SQL = `SELECT t.id, t.uuid, t.user_id, t.project_id, t
   FROM times t ${USER_ROW_OF_TIME} ${namesJoin('l')}
     LEFT JOIN project_users pu ON pu.project_id = t.project_id AND pu.user_id = ?
   WHERE t.uuid = ?`;
+
+/**
+ * Issue 32: the lock date and the status of one week part (parameters: date, user id,
+ * project id), two primary-key lookups in tables that are empty until approvals are used
+ * (test/api/times/query-plan.test.ts). The week is SQLite's, as the status filter
+ * (timeWhere) computes it.
+ */
+export const LOCK_STATE_SQL = `SELECT (SELECT before FROM lock_date WHERE id = 1), w.week, wp.status
+  FROM (SELECT strftime('%G-W%V', ?) AS week) w
+    LEFT JOIN week_parts wp ON wp.user_id = ? AND wp.project_id = ? AND wp.week = w.week`;
 
 /** What GET /times/:uuid decides on: a time's owner, project, deletion and JSON. */
 export interface ViewedTime extends TimeRow {
@@ -318,6 +364,11 @@ export function createTimeStore(db: Db, readers: ReaderPool, readShort: ShortLis
   const softDelete = db.prepare(
     'UPDATE times SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL',
   );
+  const lockState = db.prepare(LOCK_STATE_SQL).raw(true);
+  const namesOf = db
+    .prepare(`SELECT (SELECT username FROM users WHERE id = ?),
+      (SELECT slug FROM project_slugs WHERE project_id = ? ORDER BY position LIMIT 1)`)
+    .raw(true);
 
   const replaceActivities = (timeId: number, activityIds: readonly number[]) => {
     clearActivities.run(timeId);
@@ -377,6 +428,25 @@ export function createTimeStore(db: Db, readers: ReaderPool, readShort: ShortLis
       update.run(changes);
       if (activityIds) replaceActivities(changes.id, activityIds);
       return jsonById.get(changes.id) as string;
+    },
+
+    /**
+     * What locks an entry of this user and project dated `date`: the lock date (null when
+     * none), the entry's ISO week and its week part's status (null when it has no row).
+     */
+    lockState(date: string, userId: number, projectId: number): LockState {
+      const [before, week, status] = lockState.get(date, userId, projectId) as [
+        string | null,
+        string,
+        string | null,
+      ];
+      return { before, week, status };
+    },
+
+    /** A user's name and a project's first slug, as a refusal names them. */
+    namesOf(userId: number, projectId: number): { user: string; project: string } {
+      const [user, project] = namesOf.get(userId, projectId) as [string, string];
+      return { user, project };
     },
 
     softDelete(id: number, now: number): boolean {

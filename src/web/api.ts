@@ -13,7 +13,9 @@ import { currentSession, nextSessionOf, type Session, setSession, usernameOf } f
 import type {
   Activity,
   ActivityRevision,
+  ApprovalsQuery,
   Info,
+  Lock,
   Named,
   NamedFields,
   NewPersonalToken,
@@ -32,6 +34,8 @@ import type {
   TimesQuery,
   User,
   UserFields,
+  WeekPart,
+  WeekPartDecision,
 } from './types';
 
 export type * from './types';
@@ -66,6 +70,18 @@ function announce(change: TimeChange): void {
   for (const l of timeListeners) l(change);
 }
 
+/** Week parts were submitted or decided (issue 32): the navigation's count and the pages. */
+const partListeners = new Set<() => void>();
+
+export function onPartsChange(listener: () => void): () => void {
+  partListeners.add(listener);
+  return () => partListeners.delete(listener);
+}
+
+function announceParts(): void {
+  for (const l of partListeners) l();
+}
+
 type Query = Record<string, string | string[] | undefined>;
 
 interface Reply<T> {
@@ -76,7 +92,7 @@ interface Reply<T> {
 }
 
 async function send<T>(
-  method: 'GET' | 'POST' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   options: { query?: Query; body?: unknown; anonymous?: boolean; accept?: string } = {},
 ): Promise<Reply<T>> {
@@ -89,7 +105,8 @@ async function send<T>(
   const qs = params.toString();
   // One key per call, the same on every retry below: a write whose answer was lost on the
   // way (the request did arrive) is answered again by the server, not made twice.
-  const key = method === 'POST' && !options.anonymous ? idempotencyKey() : undefined;
+  const key =
+    (method === 'POST' || method === 'PUT') && !options.anonymous ? idempotencyKey() : undefined;
   let waits = 0;
   for (;;) {
     const session = options.anonymous ? undefined : currentSession();
@@ -330,4 +347,37 @@ export const api = {
   createToken: (object: PersonalTokenCreate) =>
     request<NewPersonalToken>('POST', '/tokens', { body: { object } }),
   revokeToken: (id: number) => request<undefined>('DELETE', `/tokens/${id}`),
+  /** Week parts (issue 32): those of the entries the caller may see. */
+  approvals: (query: ApprovalsQuery) =>
+    request<WeekPart[]>('GET', '/approvals', { query: { ...query } }),
+  async submitWeek(username: string, week: string) {
+    const parts = await request<WeekPart[]>('POST', `/weeks/${seg(username)}/${seg(week)}/submit`, {
+      body: { object: {} },
+    });
+    announceParts();
+    return parts;
+  },
+  async decide(
+    part: Pick<WeekPart, 'user' | 'week' | 'project'>,
+    action: 'approve' | 'reject' | 'reopen',
+    comment?: string,
+  ) {
+    const path = `/approvals/${seg(part.user)}/${seg(part.week)}/${seg(part.project[0] ?? '')}/${action}`;
+    const decided = await request<WeekPart>('POST', path, {
+      body: { object: comment ? { comment } : {} },
+    });
+    announceParts();
+    return decided;
+  },
+  partHistory: (part: Pick<WeekPart, 'user' | 'week' | 'project'>) =>
+    request<WeekPartDecision[]>(
+      'GET',
+      `/approvals/${seg(part.user)}/${seg(part.week)}/${seg(part.project[0] ?? '')}/history`,
+    ),
+  lock: () => request<Lock>('GET', '/lock'),
+  async setLock(before: string | null) {
+    const lock = await request<Lock>('PUT', '/lock', { body: { object: { before } } });
+    announceParts();
+    return lock;
+  },
 };

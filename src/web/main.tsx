@@ -5,9 +5,10 @@
 // cannot be reached: a banner with Retry (connection.ts).
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, type User } from './api';
+import { api, onPartsChange, type Project, type User } from './api';
+import { approvesAnything, mayDecide } from './approvals/rules';
 import { SignIn } from './auth/SignIn';
-import { useCatalog } from './base/catalog';
+import { type Catalog, useCatalog } from './base/catalog';
 import { Dialog } from './base/Dialog';
 import { lazyPage } from './base/lazy';
 import { onConnectionChange, retryNow } from './connection';
@@ -27,45 +28,80 @@ const ProjectPage = lazyPage(() => import('./projects/ProjectPage').then((m) => 
 const Users = lazyPage(() => import('./users/Users').then((m) => m.Users));
 const UserPage = lazyPage(() => import('./users/UserPage').then((m) => m.UserPage));
 const NamedList = lazyPage(() => import('./admin/NamedList').then((m) => m.NamedList));
+const Approvals = lazyPage(() => import('./approvals/Approvals').then((m) => m.Approvals));
 
 /** The header's pages; `shown` leaves out what the user cannot use (the URL still works). */
-const PAGES: { path: string; name: string; shown?: (me: User) => boolean }[] = [
-  { path: '/', name: 'Timesheet' },
-  { path: '/entries', name: 'Entries' },
-  { path: '/reports', name: 'Reports' },
-  { path: '/projects', name: 'Projects' },
-  {
-    path: '/people',
-    name: 'People',
-    shown: (me) => me.site_admin || me.site_manager || me.site_spectator,
-  },
-  { path: '/activities', name: 'Activities', shown: (me) => me.site_admin || me.site_manager },
-  { path: '/roles', name: 'Roles', shown: (me) => me.site_admin || me.site_manager },
-  { path: '/profile', name: 'Profile' },
-];
+const PAGES: { path: string; name: string; shown?: (me: User, projects: Project[]) => boolean }[] =
+  [
+    { path: '/', name: 'Timesheet' },
+    { path: '/entries', name: 'Entries' },
+    { path: '/reports', name: 'Reports' },
+    { path: '/approvals', name: 'Approvals', shown: approvesAnything },
+    { path: '/projects', name: 'Projects' },
+    {
+      path: '/people',
+      name: 'People',
+      shown: (me) => me.site_admin || me.site_manager || me.site_spectator,
+    },
+    { path: '/activities', name: 'Activities', shown: (me) => me.site_admin || me.site_manager },
+    { path: '/roles', name: 'Roles', shown: (me) => me.site_admin || me.site_manager },
+    { path: '/profile', name: 'Profile' },
+  ];
+
+/** How many week parts wait for this user's decision (the navigation shows it). */
+function usePendingCount(catalog: Catalog | undefined): number {
+  const [count, setCount] = useState(0);
+  useEffect(() => {
+    if (!catalog || !approvesAnything(catalog.me, catalog.projects)) return;
+    let live = true;
+    const load = () =>
+      api.approvals({ status: 'submitted' }).then(
+        (parts) =>
+          live && setCount(parts.filter((p) => mayDecide(catalog.me, catalog.projects, p)).length),
+        () => {},
+      );
+    void load();
+    const stop = onPartsChange(() => void load());
+    return () => {
+      live = false;
+      stop();
+    };
+  }, [catalog]);
+  return count;
+}
 
 function Header(props: { session: Session; path: string }) {
   const { catalog } = useCatalog(props.session.username);
+  const pending = usePendingCount(catalog);
   return (
     <header class="top">
       <a href="/" class="brand" onClick={onLinkClick}>
         timetrack
       </a>
       <nav aria-label="Main">
-        {PAGES.filter((p) => !p.shown || (catalog && p.shown(catalog.me))).map((p) => (
-          <a
-            key={p.path}
-            href={p.path}
-            onClick={onLinkClick}
-            aria-current={
-              props.path === p.path || (p.path !== '/' && props.path.startsWith(`${p.path}/`))
-                ? 'page'
-                : undefined
-            }
-          >
-            {p.name}
-          </a>
-        ))}
+        {PAGES.filter((p) => !p.shown || (catalog && p.shown(catalog.me, catalog.projects))).map(
+          (p) => (
+            <a
+              key={p.path}
+              href={p.path}
+              onClick={onLinkClick}
+              aria-current={
+                props.path === p.path || (p.path !== '/' && props.path.startsWith(`${p.path}/`))
+                  ? 'page'
+                  : undefined
+              }
+            >
+              {p.name}
+              {p.path === '/approvals' && pending > 0 && (
+                <span class="count">
+                  {' '}
+                  {pending}
+                  <span class="visually-hidden"> waiting</span>
+                </span>
+              )}
+            </a>
+          ),
+        )}
       </nav>
       <Timer catalog={catalog} />
       <span class="user">{props.session.username}</span>
@@ -116,6 +152,8 @@ function Page(props: { session: Session; path: string; query: URLSearchParams })
       return <Reports username={username} query={props.query} />;
     case '/profile':
       return <Profile username={username} />;
+    case '/approvals':
+      return <Approvals username={username} query={props.query} />;
     case '/projects':
       return <Projects username={username} query={props.query} />;
     case '/people':

@@ -12,6 +12,7 @@ import type { TimeCreate } from '../shapes/time';
 import type { UserCreate } from '../shapes/user';
 
 export type { ActivityHistoryRevision as ActivityRevision } from '../shapes/activity';
+export type { Lock, WeekPart, WeekPartDecision, WeekPartStatus } from '../shapes/approval';
 export type { ErrorBody } from '../shapes/error';
 export type { Info } from '../shapes/meta';
 export type { OrgRole } from '../shapes/org-role';
@@ -66,6 +67,17 @@ export interface TimesQuery {
   include_deleted?: 'true';
   limit?: string;
   skip?: string;
+  /** Only entries whose week part is approved, submitted or open (issue 32). */
+  status?: 'approved' | 'submitted' | 'open';
+}
+
+/** The filters of GET /v0/approvals. */
+export interface ApprovalsQuery {
+  user?: string[];
+  project?: string[];
+  start?: string;
+  end?: string;
+  status?: 'open' | 'submitted' | 'approved' | 'rejected';
 }
 
 export interface ReportQuery extends Omit<TimesQuery, 'limit' | 'skip'> {

@@ -9,6 +9,7 @@ export const ACTORS = {
   sitemgr: 'site manager',
   sitespec: 'site spectator',
   projmgr: 'manager of project P',
+  othermgr: 'manager of project R (not P)',
   member: 'member of project P',
   spectator: 'spectator of project P',
   plain: 'user without flags or project roles',
@@ -482,6 +483,77 @@ export const RULES: readonly Rule[] = [
     refusal: 'revoke token {id}',
     personalRefusal: 'revoke tokens with a personal token',
   },
+  // Weekly submission and approval, the lock date (issue 32).
+  {
+    id: 'weeks.submit.own',
+    endpoint: 'POST /v0/weeks/:username/:week/submit',
+    target: 'one’s own week, entries in T',
+    allowed: ALL,
+  },
+  {
+    id: 'weeks.submit.other',
+    endpoint: 'POST /v0/weeks/:username/:week/submit',
+    target: "member2's week, entries in P",
+    allowed: ['admin'],
+    refusal: 'submit week {week} of member2',
+  },
+  {
+    id: 'approvals.list',
+    endpoint: 'GET /v0/approvals',
+    target: "lists member2's week part in P",
+    allowed: ['admin', 'sitemgr', 'sitespec', 'projmgr', 'spectator'],
+    listed: true,
+  },
+  {
+    id: 'approvals.approve',
+    endpoint: 'POST /v0/approvals/:username/:week/:slug/approve',
+    target: "member2's submitted week part in P",
+    allowed: ['admin', 'sitemgr', 'projmgr'],
+    refusal: 'approve week {week} of member2 in project p',
+  },
+  {
+    id: 'approvals.approve.otherProject',
+    endpoint: 'POST /v0/approvals/:username/:week/:slug/approve',
+    target: "qmember's submitted week part in Q",
+    allowed: SITE_MANAGERS,
+    refusal: 'approve week {week} of qmember in project q',
+  },
+  {
+    id: 'approvals.approve.own',
+    endpoint: 'POST /v0/approvals/:username/:week/:slug/approve',
+    target: 'one’s own submitted week part in T (everyone a member)',
+    allowed: [],
+    refusal: 'approve week {week} of {actor} in project t',
+  },
+  {
+    id: 'approvals.reject',
+    endpoint: 'POST /v0/approvals/:username/:week/:slug/reject',
+    target: "member2's submitted week part in P, with a comment",
+    allowed: ['admin', 'sitemgr', 'projmgr'],
+    refusal: 'reject week {week} of member2 in project p',
+  },
+  {
+    id: 'approvals.reopen',
+    endpoint: 'POST /v0/approvals/:username/:week/:slug/reopen',
+    target: "member2's approved week part in P",
+    allowed: ['admin', 'sitemgr', 'projmgr'],
+    refusal: 'reopen week {week} of member2 in project p',
+  },
+  {
+    id: 'approvals.history',
+    endpoint: 'GET /v0/approvals/:username/:week/:slug/history',
+    target: "member2's week part in P",
+    allowed: ['admin', 'sitemgr', 'sitespec', 'projmgr', 'spectator'],
+    refusal: 'view week {week} of member2 in project p',
+  },
+  { id: 'lock.get', endpoint: 'GET /v0/lock', target: 'the lock date', allowed: ALL },
+  {
+    id: 'lock.set',
+    endpoint: 'PUT /v0/lock',
+    target: 'the lock date',
+    allowed: ['admin'],
+    refusal: 'set the lock date',
+  },
 ];
 
 /** The kind 9 action an actor gets for a rule (undefined when allowed). */
@@ -502,11 +574,14 @@ against a real server — regenerate with
 \`npx tsx test/helpers/permissions-table.ts > docs/permissions.md\`.
 
 The fixtures: project **P** (manager \`projmgr\`; members \`member\` and \`member2\`;
-spectator \`spectator\`), project **Q** (member \`qmember\`), one time entry of each of
+spectator \`spectator\`), project **Q** (member \`qmember\`), project **R** (manager
+\`othermgr\`, nothing else), one time entry of each of
 \`member\`, \`member2\` and \`qmember\`. The site admin is no member of P or Q: a
 time entry's user must be a member of its project, whoever creates it. For the running
 timer (\`/v0/timer\`): project **T**, where every actor is a member, and a timer of
-\`member2\`'s in P; \`?user=\` names another user's timer.
+\`member2\`'s in P; \`?user=\` names another user's timer. Week parts (issue 32): each
+row makes a fresh week with an entry and submits (and approves) it as needed; nobody
+decides on their own entries, admins included.
 `;
 
 /** docs/permissions.md, generated. */

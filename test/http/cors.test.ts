@@ -39,7 +39,10 @@ describe('CORS, default: any origin', () => {
     const res = await preflight(server, 'https://app.example');
     assert.equal(res.status, 204);
     assert.equal(res.headers.get('access-control-allow-origin'), '*');
-    assert.equal(res.headers.get('access-control-allow-methods'), 'GET, POST, DELETE, OPTIONS');
+    assert.equal(
+      res.headers.get('access-control-allow-methods'),
+      'GET, POST, PUT, DELETE, OPTIONS',
+    );
     assert.equal(
       res.headers.get('access-control-allow-headers'),
       'Content-Type, Authorization, Idempotency-Key',

@@ -35,6 +35,7 @@ describe('the web app: administration', { skip }, () => {
       'Timesheet',
       'Entries',
       'Reports',
+      'Approvals', // issue 32: admins decide on week parts and set the lock date
       'Projects',
       'People',
       'Activities',

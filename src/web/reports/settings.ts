@@ -23,6 +23,7 @@ export const GROUPINGS: Record<Grouping, string> = {
   day: 'Day',
   week: 'Week',
   month: 'Month',
+  status: 'Approval status',
 };
 
 export interface ReportSettings {

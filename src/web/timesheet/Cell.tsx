@@ -2,7 +2,8 @@
 // saved, leaving a changed cell saves it; arrows move between cells (left/right when
 // the caret is at the edge or all is selected). Shift+Enter (or the ⋯ button) opens
 // the day's entries (notes, issue URI); a cell holding several entries is not one
-// number to edit, so Enter and a click open them as a list too.
+// number to edit, so Enter and a click open them as a list too. A locked cell (its week
+// submitted or approved, or before the lock date) is read-only and says why.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Time } from '../api';
 import { formatDuration, parseDuration } from '../base/duration';
@@ -22,6 +23,8 @@ export function Cell(props: {
   entries: Time[];
   onSave: (seconds: number | null) => Promise<string | undefined>;
   onOpen: () => void;
+  /** Why the cell cannot be changed (a submitted or approved week, the lock date). */
+  locked?: string;
 }) {
   const total = props.entries.reduce((n, t) => n + t.duration, 0);
   const shown = props.entries.length ? formatDuration(total) : '';
@@ -29,6 +32,7 @@ export function Cell(props: {
   const [problem, setProblem] = useState<string | undefined>();
   const ref = useRef<HTMLInputElement>(null);
   const several = props.entries.length > 1;
+  const readOnly = several || props.locked !== undefined;
 
   useEffect(() => setText(shown), [shown]);
 
@@ -36,7 +40,7 @@ export function Cell(props: {
   // twice when focus leaves the cell, e.g. for the banner's Retry.
   const saving = useRef(false);
   const commit = async () => {
-    if (several || saving.current) return;
+    if (readOnly || saving.current) return;
     if (text.trim() === shown) {
       setProblem(undefined);
       setText(shown);
@@ -82,9 +86,13 @@ export function Cell(props: {
     }
   };
 
-  const describedBy = problem ? `cell-${props.row}-${props.col}-problem` : undefined;
+  const problemId = problem ? `cell-${props.row}-${props.col}-problem` : undefined;
+  const lockedId = props.locked ? `cell-${props.row}-${props.col}-locked` : undefined;
+  const describedBy = [problemId, lockedId].filter(Boolean).join(' ') || undefined;
   return (
-    <div class={`cell${several ? ' several' : ''}${problem ? ' invalid' : ''}`}>
+    <div
+      class={`cell${several ? ' several' : ''}${problem ? ' invalid' : ''}${props.locked ? ' locked' : ''}`}
+    >
       <input
         ref={ref}
         data-cell={`${props.row}-${props.col}`}
@@ -94,17 +102,26 @@ export function Cell(props: {
         inputMode="text"
         autoComplete="off"
         spellcheck={false}
-        readOnly={several}
-        title={several ? `${props.entries.length} entries: Enter lists them` : undefined}
+        readOnly={readOnly}
+        aria-readonly={readOnly || undefined}
+        title={
+          props.locked ??
+          (several ? `${props.entries.length} entries: Enter lists them` : undefined)
+        }
         value={text}
         onClick={several ? props.onOpen : undefined}
         onFocus={(e) => e.currentTarget.select()}
         onInput={(e) => setText(e.currentTarget.value)}
         onKeyDown={onKeyDown}
         onBlur={() => {
-          if (!several && text.trim() !== shown) void commit();
+          if (!readOnly && text.trim() !== shown) void commit();
         }}
       />
+      {lockedId && (
+        <span id={lockedId} class="visually-hidden">
+          {props.locked}
+        </span>
+      )}
       {props.entries.length > 0 && (
         <button
           type="button"
@@ -118,7 +135,7 @@ export function Cell(props: {
         </button>
       )}
       {problem && (
-        <span id={describedBy} class="problem" role="alert">
+        <span id={problemId} class="problem" role="alert">
           {problem}
         </span>
       )}

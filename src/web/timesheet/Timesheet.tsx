@@ -3,10 +3,13 @@
 // changed): a new entry, the one entry updated, or deleted when emptied. A cell holding
 // several entries opens them as a list (DayEntries) instead of guessing which was meant.
 // The week shown lives in the URL (?week=2024-W05). Changes made elsewhere (the timer,
-// an entry's dialog) arrive through api.onTimeChange.
+// an entry's dialog) arrive through api.onTimeChange. Each row shows its week part's
+// status (issue 32); a submitted or approved part's cells, and days before the lock date,
+// are read-only and say why; Submit week sends the week for approval.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, errorText, onTimeChange, type Time } from '../api';
+import { api, errorText, onPartsChange, onTimeChange, type Time, type WeekPart } from '../api';
 import { activityName, memberProjects, projectOf, useCatalog } from '../base/catalog';
+import { Confirm } from '../base/Dialog';
 import {
   daysOfWeek,
   formatWeek,
@@ -37,6 +40,23 @@ const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 const sameUser = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
+const STATUS_TEXT: Record<WeekPart['status'], string> = {
+  open: 'Open',
+  submitted: 'Submitted',
+  approved: 'Approved',
+  rejected: 'Rejected',
+};
+
+/** Why a cell cannot be changed, or undefined when it can. */
+function lockReason(part: WeekPart | undefined, date: string, lockBefore: string | null) {
+  if (lockBefore !== null && date < lockBefore) {
+    return `Locked: entries before ${lockBefore} are locked`;
+  }
+  if (part?.status === 'submitted') return 'Locked: submitted for approval';
+  if (part?.status === 'approved') return `Locked: approved by ${part.decided_by ?? 'a manager'}`;
+  return undefined;
+}
+
 export function Timesheet(props: { username: string; query: URLSearchParams }) {
   const thisWeek = isoWeekOf(today());
   const week: IsoWeek = parseWeek(props.query.get('week')) ?? thisWeek;
@@ -51,6 +71,33 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
   const [error, setError] = useState<string | undefined>();
   const [open, setOpen] = useState<{ row: Row; date: string } | undefined>();
   const arrived = useRef<number | undefined>();
+  const [parts, setParts] = useState<WeekPart[]>([]);
+  const [lockBefore, setLockBefore] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+
+  // The week's parts and the lock date, again whenever a part is submitted or decided.
+  useEffect(() => {
+    let live = true;
+    const load = () => {
+      api.approvals({ user: [props.username], start: days[0], end: days[6] }).then(
+        (list) => live && setParts(list),
+        () => {},
+      );
+      api.lock().then(
+        (lock) => live && setLockBefore(lock.before),
+        () => {},
+      );
+    };
+    load();
+    const stopParts = onPartsChange(load);
+    // An entry added, moved or deleted changes the parts' totals and which parts exist.
+    const stopTimes = onTimeChange(load);
+    return () => {
+      live = false;
+      stopParts();
+      stopTimes();
+    };
+  }, [props.username, weekText]);
 
   useEffect(() => {
     setTimes(undefined);
@@ -176,6 +223,23 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
     }
   };
 
+  const partOf = (row: Row) => parts.find((p) => p.project.includes(row.project));
+  const weekTotal = sum(times ?? []);
+  const submittable = parts.some((p) => p.status === 'open' || p.status === 'rejected');
+
+  const submitWeek = async () => {
+    setConfirming(false);
+    setError(undefined);
+    setStatus(`Submitting week ${week.week}…`);
+    try {
+      setParts(await api.submitWeek(props.username, weekText));
+      setStatus(`Submitted week ${week.week} for approval`);
+    } catch (err) {
+      setStatus('');
+      setError(errorText(err));
+    }
+  };
+
   const go = (w: IsoWeek) => navigate(`/?week=${formatWeek(w)}`);
   const range = `${days[0]} – ${days[6]}`;
 
@@ -200,7 +264,26 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
             Next ›
           </button>
         </nav>
+        <div class="toolbar-end">
+          <button
+            type="button"
+            class="primary"
+            disabled={!submittable}
+            title={submittable ? undefined : 'Nothing in this week waits to be submitted'}
+            onClick={() => setConfirming(true)}
+          >
+            Submit week
+          </button>
+        </div>
       </div>
+      <Confirm
+        open={confirming}
+        label={`Submit week ${week.week}`}
+        text={`Submit ${formatDuration(weekTotal)} h of ${range} for approval? Until a manager decides, these hours cannot be changed.`}
+        yes="Submit"
+        no="Cancel"
+        onAnswer={(yes) => (yes ? void submitWeek() : setConfirming(false))}
+      />
       <p class="status" role="status">
         {status}
       </p>
@@ -241,10 +324,12 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
                   <th scope="row">
                     <span class="project">{row.projectName}</span>
                     <span class="activity">{row.activityNames}</span>
+                    <PartStatus part={partOf(row)} />
                   </th>
                   {days.map((d, c) => (
                     <td key={d}>
                       <Cell
+                        locked={lockReason(partOf(row), d, lockBefore)}
                         row={r}
                         col={c}
                         label={`${row.projectName}, ${row.activityNames}, ${WEEKDAYS[c]} ${d}`}
@@ -271,7 +356,7 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
                     </td>
                   );
                 })}
-                <td class="total week-total">{formatDuration(sum(times ?? []))}</td>
+                <td class="total week-total">{formatDuration(weekTotal)}</td>
               </tr>
             </tfoot>
           </table>
@@ -316,5 +401,21 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
         />
       )}
     </section>
+  );
+}
+
+/** A row's week part: its status, and a rejection's comment (what to fix). */
+function PartStatus(props: { part: WeekPart | undefined }) {
+  const { part } = props;
+  if (!part || part.status === 'open') return null;
+  return (
+    <span class={`part-status ${part.status}`}>
+      <span class="badge">{STATUS_TEXT[part.status]}</span>
+      {part.status === 'rejected' && part.comment && (
+        <span class="comment">
+          {part.decided_by ?? 'A manager'}: “{part.comment}”
+        </span>
+      )}
+    </span>
   );
 }

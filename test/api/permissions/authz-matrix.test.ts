@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createTokenService } from '../../../src/auth/token';
+import { weekDates } from '../../../src/dates';
 import type { Query, Reply } from '../../helpers/api';
 import { authenticationBody, authorizationBody } from '../../helpers/errors';
 import { createUser } from '../../helpers/factories';
@@ -24,7 +25,7 @@ import { bcryptHash, startTestServer, type TestServer } from '../../helpers/serv
 const SECRET = 'test-secret-key-that-is-long-enough-0123456789'; // startTestServer's key
 
 interface Request {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'DELETE' | 'PUT';
   path: string;
   body?: unknown;
   /** Names filling the {slug}/{uuid}/{username} of the refusal text. */
@@ -111,7 +112,30 @@ describe('authorization matrix (SPEC §3)', () => {
     times.qmember = await newTime('qmember', 'q');
     const everyone = Object.fromEntries(ACTOR_NAMES.map((a) => [a, { member: true }]));
     ok(await api.post('/projects', admin, { name: 'T', slugs: ['t'], users: everyone }), 'T');
+    const R_USERS = { othermgr: { manager: true } };
+    ok(await api.post('/projects', admin, { name: 'R', slugs: ['r'], users: R_USERS }), 'R');
   });
+
+  // Week parts (issue 32): each request gets a week of its own, from 2031-W01 on.
+  let weeks = 0;
+  const freshWeek = () => {
+    const k = weeks++;
+    const week = `${2031 + Math.floor(k / 52)}-W${String((k % 52) + 1).padStart(2, '0')}`;
+    return { week, date: weekDates(week).first };
+  };
+  /** A fresh week with an entry of `user` in `project`, submitted unless told otherwise. */
+  async function weekOf(user: string, project: string, then: 'open' | 'submit' | 'approve') {
+    const { week, date } = freshWeek();
+    const object = { duration: 60, user, project, activities: ['act'], date_worked: date };
+    ok(await server.api.post('/times', admin, object), `time of ${user}`);
+    if (then !== 'open')
+      ok(await server.api.post(`/weeks/${user}/${week}/submit`, admin, {}), week);
+    if (then === 'approve') {
+      const path = `/approvals/${user}/${week}/${project}/approve`;
+      ok(await server.api.post(path, admin, {}), `approve ${week}`);
+    }
+    return week;
+  }
 
   let member2Token: string | undefined;
   /** A fresh running timer of `name`'s in `project` (member2's password is its name). */
@@ -307,6 +331,59 @@ describe('authorization matrix (SPEC §3)', () => {
           ],
           keys: (body: { rows: { user: string }[] }) => body.rows.map((r) => r.user),
         };
+      case 'weeks.submit.own': {
+        const week = await weekOf(caller, 't', 'open');
+        return { method: 'POST', path: `/weeks/${caller}/${week}/submit`, body: {} };
+      }
+      case 'weeks.submit.other': {
+        const week = await weekOf('member2', 'p', 'open');
+        return {
+          method: 'POST',
+          path: `/weeks/member2/${week}/submit`,
+          body: {},
+          names: { week },
+        };
+      }
+      case 'approvals.list': {
+        const week = await weekOf('member2', 'p', 'submit');
+        const date = weekDates(week).first;
+        return {
+          method: 'GET',
+          path: '/approvals',
+          query: { start: date, end: date },
+          listed: `member2/${week}/p`,
+          keys: (body: { user: string; week: string; project: string[] }[]) =>
+            body.map((p) => `${p.user}/${p.week}/${p.project[0]}`),
+        };
+      }
+      case 'approvals.approve':
+      case 'approvals.approve.otherProject':
+      case 'approvals.approve.own':
+      case 'approvals.reject':
+      case 'approvals.reopen': {
+        const [user, project] =
+          rule.id === 'approvals.approve.own'
+            ? [caller, 't']
+            : rule.id === 'approvals.approve.otherProject'
+              ? ['qmember', 'q']
+              : ['member2', 'p'];
+        const action = rule.id.split('.')[1] as string;
+        const week = await weekOf(user, project, action === 'reopen' ? 'approve' : 'submit');
+        return {
+          method: 'POST',
+          path: `/approvals/${user}/${week}/${project}/${action}`,
+          body: action === 'reject' ? { comment: 'Please fix' } : {},
+          names: { week },
+        };
+      }
+      case 'approvals.history': {
+        const week = await weekOf('member2', 'p', 'submit');
+        return { method: 'GET', path: `/approvals/member2/${week}/p/history`, names: { week } };
+      }
+      case 'lock.get':
+        return { method: 'GET', path: '/lock' };
+      case 'lock.set':
+        return { method: 'PUT', path: '/lock', body: { before: null } };
       case 'users.list':
         return { method: 'GET', path: '/users' };
       case 'users.get':
@@ -418,6 +495,16 @@ describe('authorization matrix (SPEC §3)', () => {
   function send(req: Request, token: string | undefined): Promise<Reply> {
     if (req.method === 'GET') return server.api.get(req.path, token, req.query);
     if (req.method === 'DELETE') return server.api.del(req.path, token, req.query);
+    if (req.method === 'PUT') {
+      return server.api.raw(`/v0${req.path}`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          ...(token === undefined ? {} : { auth: { type: 'token', token } }),
+          object: req.body,
+        }),
+      });
+    }
     return server.api.post(req.path, token, req.body);
   }
 

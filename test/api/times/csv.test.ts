@@ -23,6 +23,7 @@ const TIME_HEADER = [
   'updated_at',
   'deleted_at',
   'revision',
+  'status', // of the entry's week part (issue 32): none here is submitted
 ];
 
 interface Time {
@@ -56,6 +57,7 @@ const csvOf = (t: Time): string[] => [
   t.updated_at ?? '',
   t.deleted_at ?? '',
   String(t.revision),
+  'open',
 ];
 
 /** RFC 4180 records: CRLF between records, every record as wide as the header. */

@@ -7,6 +7,7 @@ import { migrate } from '../../../src/db/migrate';
 import { type Db, openDatabase } from '../../../src/db/open';
 import { reportQuery } from '../../../src/reports/store';
 import {
+  LOCK_STATE_SQL,
   TIME_BY_UUID_SQL,
   TIME_VIEW_SQL,
   type TimeListFilters,
@@ -124,6 +125,26 @@ for (const [name, open] of [
           );
           assert.doesNotMatch(p, /SCAN t\b/);
         }
+      }
+    });
+
+    it("checks a time write's lock (issue 32) with primary-key lookups alone", () => {
+      const p = plan(db, LOCK_STATE_SQL, ['2024-01-03', 3, 5]);
+      assert.match(p, /SEARCH lock_date USING INTEGER PRIMARY KEY/);
+      assert.match(p, /SEARCH wp USING PRIMARY KEY \(user_id=\? AND project_id=\? AND week=\?\)/);
+      assert.doesNotMatch(p, /SCAN (lock_date|wp)\b/);
+    });
+
+    it('filters by week part status with a primary-key lookup per entry (issue 32)', () => {
+      const plans = listPlans(db, { ...NO_FILTERS, userIds: [3], ...MONTH, status: 'approved' });
+      for (const p of [plans.page, plans.body]) {
+        assert.match(p, /SEARCH t USING PRIMARY KEY \(user_id=\? AND month=\?\)/);
+        // An equality on every column of a key: the part's primary key or week_parts_status.
+        assert.match(
+          p,
+          /SEARCH wp (EXISTS )?USING (PRIMARY KEY \(user_id=\? AND project_id=\? AND week=\?\)|COVERING INDEX week_parts_status \(status=\? AND week=\? AND user_id=\? AND project_id=\?\))/,
+        );
+        assert.doesNotMatch(p, /SCAN wp\b/);
       }
     });
 
