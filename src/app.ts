@@ -7,6 +7,8 @@ import { createActivityStore } from './activities/store';
 import { ensureFirstAdmin } from './admin/first-admin';
 import { ldapAuthenticator } from './auth/ldap';
 import { createLoginService, passwordAuthenticator } from './auth/login';
+import { createOidcSignIn } from './auth/oidc';
+import { createOidcStore } from './auth/oidc-store';
 import type { PasswordHasher } from './auth/password';
 import { createAuthenticate } from './auth/session';
 import { createLoginThrottle } from './auth/throttle';
@@ -100,6 +102,16 @@ export function createApp(deps: AppDeps) {
     reports: createReportStore(readers, deps.reportStreams),
     timeFilters: times.filters,
   });
+  // Built only when enabled: the provider is asked for its metadata on first use.
+  const oidc = config.authModules.includes('oidc')
+    ? createOidcSignIn({
+        oidc: config.oidc,
+        db,
+        users: userStore,
+        store: createOidcStore(db),
+        log,
+      })
+    : undefined;
   const login = createLoginService({
     modules: config.authModules,
     authenticators: {
@@ -115,6 +127,7 @@ export function createApp(deps: AppDeps) {
       config.loginMaxFailuresPerAddress,
     ),
     tokens,
+    redeemOidcCode: oidc?.redeem,
     onOutcome: deps.metrics?.login,
   });
   /** Writes grouped per turn of the event loop into one transaction (time entries'). */
@@ -140,6 +153,8 @@ export function createApp(deps: AppDeps) {
     lists,
     authenticate: createAuthenticate(tokens, users.findTokenHolder),
     login,
+    /** OpenID Connect sign-in, when `oidc` is among the auth modules. */
+    oidc,
     /** SPEC §2.5: an empty database gets an administrator (server.ts, once listening). */
     ensureFirstAdmin: (announce: (line: string) => void) =>
       ensureFirstAdmin({ config, db, users: userStore, passwords }, announce),

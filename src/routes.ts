@@ -2,6 +2,7 @@
 // service; `signedIn` authenticates the caller first.
 import { activityRoutes } from './activities/routes';
 import type { App } from './app';
+import { oidcRoutes } from './auth/oidc-routes';
 import { loginRoutes, logoutRoute } from './auth/routes';
 import { type SignedInHandler, signedIn } from './auth/session';
 import type { Handler } from './http/context';
@@ -30,6 +31,12 @@ export function createRouter(app: App): Router<Handler> {
   const times = timeRoutes(app.times, app.writes.run);
   const timer = timerRoutes(app.timer);
   const info = infoRoutes(app.config);
+  const oidc = oidcRoutes({
+    signIn: app.oidc,
+    publicUrl: app.config.publicUrl,
+    trustProxy: app.config.trustProxy,
+    log: app.log,
+  });
   const reports = reportRoutes(app.reports);
 
   const router = new Router<Handler>()
@@ -37,6 +44,9 @@ export function createRouter(app: App): Router<Handler> {
     .post('/v0/login', login)
     .post('/v0/logout', logout)
     .get('/v0/info', info.get) // no token: a login page asks it which login types to offer
+    // OpenID Connect sign-in (404 unless enabled): the browser is sent through these.
+    .get('/v0/oidc/start', oidc.start)
+    .get('/v0/oidc/callback', oidc.callback)
     .get('/v0/openapi.json', (ctx) => sendJson(ctx.res, 200, openApiText))
 
     .get('/v0/users/org-roles', auth(roles.list))

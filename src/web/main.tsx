@@ -7,6 +7,7 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, type User } from './api';
 import { SignIn } from './auth/SignIn';
+import { Sso } from './auth/Sso';
 import { useCatalog } from './base/catalog';
 import { Dialog } from './base/Dialog';
 import { lazyPage } from './base/lazy';
@@ -168,6 +169,17 @@ function App() {
     [session],
   );
 
+  // Where a single sign-on comes back, signed in or not (auth/Sso.tsx).
+  if (loc.path === '/sso') {
+    return (
+      <>
+        <ConnectionBanner />
+        <main class="center">
+          <Sso />
+        </main>
+      </>
+    );
+  }
   if (!session) {
     return (
       <>
