@@ -8,6 +8,7 @@ import { CODE_TTL_MS, SIGN_IN_TTL_MS } from '../../../src/auth/oidc';
 import { SIGN_IN_COOKIE } from '../../../src/auth/oidc-routes';
 import { createUser } from '../../helpers/factories';
 import {
+  browse,
   CLIENT,
   CookieJar,
   finishSignIn,
@@ -261,6 +262,38 @@ describe('OpenID Connect sign-in', () => {
 
   it('refuses an answer without the username claim', async () => {
     assert.deepEqual(refusal(await signIn(autoServer, 'nameless')), { error: 'failed' });
+  });
+
+  it('says so when the person cancels at the provider', async () => {
+    const jar = new CookieJar();
+    const toProvider = (await browse(jar, new URL('/v0/oidc/start', server.url))).location;
+    const interaction = (await browse(jar, toProvider as URL)).location as URL;
+    assert.match(interaction.pathname, /^\/interaction\//);
+    // The provider's own "cancel" of its login form, then its redirects back to us.
+    let at = (await browse(jar, new URL(`${interaction.pathname}/abort`, interaction))).location;
+    while (at && at.pathname !== '/v0/oidc/callback') at = (await browse(jar, at)).location;
+    assert.equal(at?.searchParams.get('error'), 'access_denied');
+    assert.deepEqual(refusal(await finishSignIn(jar, at as URL)), { error: 'denied' });
+  });
+
+  it('answers any odd callback, with or without a sign-in under way, with a refusal page', async () => {
+    const odd = [
+      '',
+      '?code=%FF&state=%00',
+      '?state=x&state=y&code=',
+      `?code=${'a'.repeat(5000)}`,
+      '?error=access_denied&state=whatever',
+      '?x=%',
+    ];
+    for (const query of odd) {
+      for (const withSignIn of [false, true]) {
+        const jar = new CookieJar();
+        if (withSignIn) await signInAtProvider(jar, server.url, 'alice');
+        const landing = await finishSignIn(jar, new URL(`/v0/oidc/callback${query}`, server.url));
+        const { error } = refusal(landing);
+        assert.equal(error, withSignIn ? 'failed' : 'expired', `${query} ${withSignIn}`);
+      }
+    }
   });
 
   it('answers 404 on its routes and refuses the oidc login type when not enabled', async () => {
