@@ -14,10 +14,14 @@ CREATE TABLE oidc_sign_ins (
   verifier     TEXT NOT NULL,
   -- the redirect URI sent to the provider: the token request must send it again
   redirect_uri TEXT NOT NULL,
+  -- the client address that began it: one address keeps at most a few under way, so a
+  -- flood of GET /v0/oidc/start (no token needed) cannot grow the table without end
+  client       TEXT NOT NULL,
   -- ms since the epoch; later rows count for nothing and are deleted as sign-ins come in
   expires_at   INTEGER NOT NULL
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX oidc_sign_ins_expiry ON oidc_sign_ins (expires_at);
+CREATE INDEX oidc_sign_ins_client ON oidc_sign_ins (client, expires_at);
 
 -- A finished sign-in's one-time code: the callback hands it to the web app (in the
 -- address's fragment, never sent to a server), which exchanges it through POST

@@ -32,7 +32,7 @@ export function oidcRoutes(deps: {
     const base = baseOf(ctx.req);
     let begun: Awaited<ReturnType<OidcSignIn['start']>>;
     try {
-      begun = await signIn.start(`${base}/v0/oidc/callback`);
+      begun = await signIn.start(`${base}/v0/oidc/callback`, ctx.client ?? '');
     } catch (err) {
       log.error('oidc provider unreachable', { reason: (err as Error).message });
       return redirect(ctx.res, landing(base, { refused: 'unavailable' }));

@@ -7,6 +7,11 @@ import { type Db, writeTransaction } from '../db/open';
 
 /** Expired rows deleted per new row: the work per sign-in stays bounded. */
 const SWEEP = 32;
+/**
+ * Sign-ins one client address may have under way; a new one beyond them replaces its
+ * oldest. Enough for an office behind one NAT address signing in at the same moment.
+ */
+export const SIGN_INS_PER_CLIENT = 50;
 
 export interface PendingSignIn {
   state: string;
@@ -21,8 +26,11 @@ export type OidcStore = ReturnType<typeof createOidcStore>;
 
 export function createOidcStore(db: Db) {
   const insertSignIn = db.prepare(`INSERT INTO oidc_sign_ins
-      (id_hash, state, nonce, verifier, redirect_uri, expires_at)
-    VALUES (@idHash, @state, @nonce, @verifier, @redirectUri, @expiresAt)`);
+      (id_hash, state, nonce, verifier, redirect_uri, client, expires_at)
+    VALUES (@idHash, @state, @nonce, @verifier, @redirectUri, @client, @expiresAt)`);
+  const trimClient = db.prepare(`DELETE FROM oidc_sign_ins WHERE id_hash IN
+    (SELECT id_hash FROM oidc_sign_ins WHERE client = ?
+      ORDER BY expires_at DESC LIMIT -1 OFFSET ${SIGN_INS_PER_CLIENT - 1})`);
   const takeSignIn = db.prepare(`DELETE FROM oidc_sign_ins WHERE id_hash = ?
     RETURNING state, nonce, verifier, redirect_uri AS redirectUri, expires_at AS expiresAt`);
   const sweepSignIns = db.prepare(`DELETE FROM oidc_sign_ins WHERE id_hash IN
@@ -39,11 +47,15 @@ export function createOidcStore(db: Db) {
     .pluck();
 
   return {
-    /** Keeps a sign-in under way, found later by the browser's `id` until `expiresAt`. */
-    saveSignIn(id: string, pending: PendingSignIn, expiresAt: number): void {
+    /**
+     * Keeps a sign-in under way, found later by the browser's `id` until `expiresAt`;
+     * `client` (the address) loses its oldest beyond SIGN_INS_PER_CLIENT.
+     */
+    saveSignIn(id: string, pending: PendingSignIn, client: string, expiresAt: number): void {
       writeTransaction(db, () => {
         sweepSignIns.run(Date.now());
-        insertSignIn.run({ idHash: sha256(id), ...pending, expiresAt });
+        trimClient.run(client);
+        insertSignIn.run({ idHash: sha256(id), ...pending, client, expiresAt });
       });
     },
 

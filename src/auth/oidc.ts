@@ -118,16 +118,22 @@ export function createOidcSignIn(deps: {
 
   return {
     /**
-     * Begins a sign-in: what the browser keeps (`id`, in a cookie) and the provider's
-     * address to send it to. Throws when the provider cannot be reached.
+     * Begins a sign-in for the browser at `address`: what it keeps (`id`,
+     * in a cookie) and the provider's address to send it to. Throws when the provider
+     * cannot be reached.
      */
-    async start(redirectUri: string): Promise<{ id: string; url: URL }> {
+    async start(redirectUri: string, address = ''): Promise<{ id: string; url: URL }> {
       const config = await configuration();
       const verifier = client.randomPKCECodeVerifier();
       const state = client.randomState();
       const nonce = client.randomNonce();
       const id = randomBytes(32).toString('base64url');
-      store.saveSignIn(id, { state, nonce, verifier, redirectUri }, Date.now() + SIGN_IN_TTL_MS);
+      store.saveSignIn(
+        id,
+        { state, nonce, verifier, redirectUri },
+        address,
+        Date.now() + SIGN_IN_TTL_MS,
+      );
       const url = client.buildAuthorizationUrl(config, {
         redirect_uri: redirectUri,
         scope: 'openid profile email',

@@ -4,8 +4,10 @@
 // and which local user a sign-in names (auto-create off and on, deactivated, email).
 import assert from 'node:assert/strict';
 import { after, before, describe, it, mock } from 'node:test';
+import Database from 'better-sqlite3';
 import { CODE_TTL_MS, SIGN_IN_TTL_MS } from '../../../src/auth/oidc';
 import { SIGN_IN_COOKIE } from '../../../src/auth/oidc-routes';
+import { SIGN_INS_PER_CLIENT } from '../../../src/auth/oidc-store';
 import { createUser } from '../../helpers/factories';
 import {
   browse,
@@ -108,7 +110,9 @@ describe('OpenID Connect sign-in', () => {
     assert.equal((await server.api.get('/users/alice', token)).status, 200);
     // Neither the token nor the code is in an address or a log line.
     assert.ok(!landing.href.includes(token));
-    assert.ok(!server.logs.some((line) => line.includes(token) || line.includes(code)));
+    for (const secret of [token, code, CLIENT.secret, callback.searchParams.get('code') ?? '']) {
+      assert.ok(!server.logs.some((line) => line.includes(secret)), 'a secret in the log');
+    }
 
     const again = await oidcLogin(server, code);
     assert.equal(again.status, 401);
@@ -294,6 +298,25 @@ describe('OpenID Connect sign-in', () => {
         assert.equal(error, withSignIn ? 'failed' : 'expired', `${query} ${withSignIn}`);
       }
     }
+  });
+
+  it('keeps at most 50 sign-ins under way per client address, dropping the oldest', async () => {
+    const jar = new CookieJar();
+    const oldest = await signInAtProvider(jar, server.url, 'alice');
+    for (let i = 0; i < SIGN_INS_PER_CLIENT; i++) {
+      const res = await fetch(`${server.url}/v0/oidc/start`, { redirect: 'manual' });
+      assert.equal(res.status, 302);
+    }
+    const db = new Database(server.dbFile, { readonly: true });
+    try {
+      const count = db.prepare('SELECT count(*) FROM oidc_sign_ins').pluck().get();
+      assert.equal(count, SIGN_INS_PER_CLIENT);
+    } finally {
+      db.close();
+    }
+    assert.deepEqual(refusal(await finishSignIn(jar, oldest)), { error: 'expired' });
+    // The newest are still good.
+    codeOf(await signIn(server, 'alice'));
   });
 
   it('answers 404 on its routes and refuses the oidc login type when not enabled', async () => {
