@@ -319,6 +319,58 @@ describe('OpenID Connect sign-in', () => {
     codeOf(await signIn(server, 'alice'));
   });
 
+  it('makes the redirect URI from --public-url, else from the request (a proxy’s scheme with --trust-proxy)', async () => {
+    const oidcEnv = {
+      TIMETRACK_AUTH_MODULES: '["password","oidc"]',
+      TIMETRACK_OIDC_ISSUER: provider.issuer,
+      TIMETRACK_OIDC_CLIENT_ID: CLIENT.id,
+      TIMETRACK_OIDC_CLIENT_SECRET: CLIENT.secret,
+    };
+    // One after the other: a server left running would keep the test process alive.
+    const publicServer = await startTestServer({
+      env: { ...oidcEnv, TIMETRACK_PUBLIC_URL: 'https://time.example.org/' },
+    });
+    const proxied = await startTestServer({
+      env: { ...oidcEnv, TIMETRACK_TRUST_PROXY: 'true' },
+    }).catch(async (err) => {
+      await publicServer.close();
+      throw err;
+    });
+    try {
+      const start = async (s: TestServer, headers: Record<string, string> = {}) => {
+        const res = await fetch(`${s.url}/v0/oidc/start`, { redirect: 'manual', headers });
+        assert.equal(res.status, 302);
+        const to = new URL(res.headers.get('location') as string);
+        assert.equal(to.origin, provider.issuer);
+        return {
+          redirectUri: to.searchParams.get('redirect_uri'),
+          cookie: res.headers.get('set-cookie') ?? '',
+        };
+      };
+      const viaPublic = await start(publicServer);
+      assert.equal(viaPublic.redirectUri, 'https://time.example.org/v0/oidc/callback');
+      assert.match(viaPublic.cookie, /; HttpOnly; SameSite=Lax; Secure$/);
+      const back = await fetch(`${publicServer.url}/v0/oidc/callback`, { redirect: 'manual' });
+      assert.equal(back.headers.get('location'), 'https://time.example.org/sso?error=expired');
+
+      // The proxy terminated TLS: https, on the host the browser asked for.
+      const viaProxy = await start(proxied, { 'X-Forwarded-Proto': 'https' });
+      assert.equal(
+        viaProxy.redirectUri,
+        `${proxied.url.replace('http:', 'https:')}/v0/oidc/callback`,
+      );
+      const direct = await start(server);
+      assert.equal(direct.redirectUri, `${server.url}/v0/oidc/callback`);
+      assert.doesNotMatch(direct.cookie, /Secure/);
+      // Without --trust-proxy the header is anyone's: not believed.
+      const ignored = await start(server, { 'X-Forwarded-Proto': 'https' });
+      assert.equal(ignored.redirectUri, `${server.url}/v0/oidc/callback`);
+    } finally {
+      await publicServer.close();
+      await proxied.close();
+    }
+  });
+
   it('answers 404 on its routes and refuses the oidc login type when not enabled', async () => {
     const plain = await startTestServer();
     try {
