@@ -9,6 +9,8 @@ import { createApprovalService } from './approvals/service';
 import { createApprovalStore } from './approvals/store';
 import { ldapAuthenticator } from './auth/ldap';
 import { createLoginService, passwordAuthenticator } from './auth/login';
+import { createOidcSignIn } from './auth/oidc';
+import { createOidcStore } from './auth/oidc-store';
 import type { PasswordHasher } from './auth/password';
 import { createAuthenticate } from './auth/session';
 import { createLoginThrottle } from './auth/throttle';
@@ -112,6 +114,16 @@ export function createApp(deps: AppDeps) {
     roleOf: projectStore.roleOf,
     defaultLimit,
   });
+  // Built only when enabled: the provider is asked for its metadata on first use.
+  const oidc = config.authModules.includes('oidc')
+    ? createOidcSignIn({
+        oidc: config.oidc,
+        db,
+        users: userStore,
+        store: createOidcStore(db),
+        log,
+      })
+    : undefined;
   const login = createLoginService({
     modules: config.authModules,
     authenticators: {
@@ -127,6 +139,7 @@ export function createApp(deps: AppDeps) {
       config.loginMaxFailuresPerAddress,
     ),
     tokens,
+    redeemOidcCode: oidc?.redeem,
     onOutcome: deps.metrics?.login,
   });
   /** Writes grouped per turn of the event loop into one transaction (time entries'). */
@@ -164,6 +177,8 @@ export function createApp(deps: AppDeps) {
     authenticate: createAuthenticate(tokens, users.findTokenHolder, personalTokens),
     personalTokens,
     login,
+    /** OpenID Connect sign-in, when `oidc` is among the auth modules. */
+    oidc,
     /** SPEC §2.5: an empty database gets an administrator (server.ts, once listening). */
     ensureFirstAdmin: (announce: (line: string) => void) =>
       ensureFirstAdmin({ config, db, users: userStore, passwords }, announce),

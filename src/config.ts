@@ -6,7 +6,8 @@ import { availableParallelism } from 'node:os';
 import { isNewUsername } from './identifiers';
 import { LOG_LEVELS, type LogLevel } from './log';
 
-export type AuthModule = 'password' | 'ldap';
+export const AUTH_MODULES = ['password', 'ldap', 'oidc'] as const;
+export type AuthModule = (typeof AUTH_MODULES)[number];
 
 export const CHECKPOINT_MODES = ['auto', 'litestream'] as const;
 export type CheckpointMode = (typeof CHECKPOINT_MODES)[number];
@@ -22,6 +23,18 @@ export interface LdapConfig {
   startTls: boolean;
 }
 
+export interface OidcConfig {
+  /** The provider's issuer identifier (its discovery document is under it). */
+  issuer: string | undefined;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /** The ID token or userinfo claim whose value is the local username. */
+  usernameClaim: string;
+  autoCreate: boolean;
+  /** The sign-in page's button text. */
+  label: string;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -31,6 +44,9 @@ export interface Config {
   tokenTtlSeconds: number;
   authModules: readonly AuthModule[];
   ldap: LdapConfig;
+  oidc: OidcConfig;
+  /** The address browsers use (no trailing slash); unset: the request's own. */
+  publicUrl: string | undefined;
   adminUsername: string;
   adminPassword: string | undefined;
   defaultLimit: number;
@@ -116,7 +132,7 @@ export const SETTINGS = [
     flag: 'auth-modules',
     env: 'TIMETRACK_AUTH_MODULES',
     default: '["password"]',
-    describe: 'JSON list of enabled login types: "password", "ldap"',
+    describe: 'JSON list of enabled login types: "password", "ldap", "oidc" (docs/sso.md)',
   },
   {
     flag: 'ldap-url',
@@ -160,6 +176,52 @@ export const SETTINGS = [
     env: 'TIMETRACK_LDAP_AUTO_CREATE',
     default: 'false',
     describe: 'create a plain local user on first successful LDAP login',
+  },
+  {
+    flag: 'oidc-issuer',
+    env: 'TIMETRACK_OIDC_ISSUER',
+    default: undefined,
+    describe:
+      "OpenID Connect provider's issuer URL (its discovery document is <issuer>/.well-known/openid-configuration)",
+  },
+  {
+    flag: 'oidc-client-id',
+    env: 'TIMETRACK_OIDC_CLIENT_ID',
+    default: undefined,
+    describe: 'client id registered for timetrack at the provider',
+  },
+  {
+    flag: 'oidc-client-secret',
+    env: 'TIMETRACK_OIDC_CLIENT_SECRET',
+    default: undefined,
+    describe: 'client secret registered for timetrack at the provider',
+    envOnly: true,
+  },
+  {
+    flag: 'oidc-username-claim',
+    env: 'TIMETRACK_OIDC_USERNAME_CLAIM',
+    default: 'preferred_username',
+    describe:
+      'claim holding the username (an email address names the user of its local part with exactly that email)',
+  },
+  {
+    flag: 'oidc-auto-create',
+    env: 'TIMETRACK_OIDC_AUTO_CREATE',
+    default: 'false',
+    describe: 'create a plain local user on first OpenID Connect sign-in',
+  },
+  {
+    flag: 'oidc-label',
+    env: 'TIMETRACK_OIDC_LABEL',
+    default: 'Sign in with single sign-on',
+    describe: "the sign-in page's single sign-on button text",
+  },
+  {
+    flag: 'public-url',
+    env: 'TIMETRACK_PUBLIC_URL',
+    default: undefined,
+    describe:
+      'the address browsers use (e.g. https://time.example.org); the OpenID Connect redirect URI is <public URL>/v0/oidc/callback (unset: the address the request came in on)',
   },
   {
     flag: 'admin-username',
@@ -332,6 +394,15 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
       autoCreate: bool('ldap-auto-create'),
       startTls: bool('ldap-starttls'),
     },
+    oidc: {
+      issuer: parseIssuer(raw('oidc-issuer')),
+      clientId: raw('oidc-client-id'),
+      clientSecret: raw('oidc-client-secret'),
+      usernameClaim: str('oidc-username-claim'),
+      autoCreate: bool('oidc-auto-create'),
+      label: str('oidc-label'),
+    },
+    publicUrl: parsePublicUrl(raw('public-url')),
     adminUsername: parseAdminUsername(str('admin-username')),
     adminPassword: raw('admin-password'),
     defaultLimit: int('default-limit', 0, Number.MAX_SAFE_INTEGER),
@@ -356,6 +427,14 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
   if (config.authModules.includes('ldap') && (!config.ldap.url || !config.ldap.searchBase)) {
     throw new ConfigError(
       'the ldap login type needs TIMETRACK_LDAP_URL and TIMETRACK_LDAP_SEARCH_BASE (or --ldap-url, --ldap-search-base)',
+    );
+  }
+  if (
+    config.authModules.includes('oidc') &&
+    (!config.oidc.issuer || !config.oidc.clientId || !config.oidc.clientSecret)
+  ) {
+    throw new ConfigError(
+      'the oidc login type needs TIMETRACK_OIDC_ISSUER, TIMETRACK_OIDC_CLIENT_ID (or --oidc-issuer, --oidc-client-id) and TIMETRACK_OIDC_CLIENT_SECRET',
     );
   }
   if (config.ldap.startTls && /^ldaps:/i.test(config.ldap.url ?? '')) {
@@ -409,6 +488,34 @@ function readSecretKey(file: string | undefined, value: string | undefined): str
   return key;
 }
 
+/**
+ * https://, or http:// on this machine only (a provider run for tests or development):
+ * the client secret and the tokens must not cross a network in the clear.
+ */
+function parseIssuer(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url?.hostname ?? '');
+  if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback))) {
+    throw new ConfigError(
+      `--oidc-issuer / TIMETRACK_OIDC_ISSUER must be an https:// URL (http:// only on localhost), not '${value}'`,
+    );
+  }
+  return value;
+}
+
+/** An http(s) origin with an optional path; kept without its trailing slash. */
+function parsePublicUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username) {
+    throw new ConfigError(
+      `--public-url / TIMETRACK_PUBLIC_URL must be an http:// or https:// address without query or fragment, not '${value}'`,
+    );
+  }
+  return value.replace(/\/+$/, '');
+}
+
 function parseAuthModules(value: string): AuthModule[] {
   let list: unknown;
   try {
@@ -419,10 +526,10 @@ function parseAuthModules(value: string): AuthModule[] {
   if (
     !Array.isArray(list) ||
     list.length === 0 ||
-    !list.every((m): m is AuthModule => m === 'password' || m === 'ldap')
+    !list.every((m): m is AuthModule => (AUTH_MODULES as readonly unknown[]).includes(m))
   ) {
     throw new ConfigError(
-      `TIMETRACK_AUTH_MODULES must be a JSON list of "password" and/or "ldap", not '${value}'`,
+      `TIMETRACK_AUTH_MODULES must be a JSON list of "password", "ldap" and/or "oidc", not '${value}'`,
     );
   }
   return [...new Set(list)];

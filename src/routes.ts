@@ -3,6 +3,7 @@
 import { activityRoutes } from './activities/routes';
 import type { App } from './app';
 import { approvalRoutes } from './approvals/routes';
+import { oidcRoutes } from './auth/oidc-routes';
 import { loginRoutes, logoutRoute } from './auth/routes';
 import { type SignedInHandler, signedIn } from './auth/session';
 import type { Handler } from './http/context';
@@ -32,6 +33,12 @@ export function createRouter(app: App): Router<Handler> {
   const times = timeRoutes(app.times, app.writes.run);
   const timer = timerRoutes(app.timer);
   const info = infoRoutes(app.config);
+  const oidc = oidcRoutes({
+    signIn: app.oidc,
+    publicUrl: app.config.publicUrl,
+    trustProxy: app.config.trustProxy,
+    log: app.log,
+  });
   const reports = reportRoutes(app.reports);
   const tokens = tokenRoutes(app.personalTokens);
   const approvals = approvalRoutes(app.approvals);
@@ -41,6 +48,9 @@ export function createRouter(app: App): Router<Handler> {
     .post('/v0/login', login)
     .post('/v0/logout', logout)
     .get('/v0/info', info.get) // no token: a login page asks it which login types to offer
+    // OpenID Connect sign-in (404 unless enabled): the browser is sent through these.
+    .get('/v0/oidc/start', oidc.start)
+    .get('/v0/oidc/callback', oidc.callback)
     .get('/v0/openapi.json', (ctx) => sendJson(ctx.res, 200, openApiText))
 
     .get('/v0/users/org-roles', auth(roles.list))

@@ -1,5 +1,6 @@
 // POST /v0/login (SPEC §2.2): checks a password or LDAP auth block and issues a token.
-// Unknown users and wrong passwords get the same answer in about the same time.
+// Unknown users and wrong passwords get the same answer in about the same time. The
+// `oidc` type exchanges the one-time code of a finished OpenID Connect sign-in (oidc.ts).
 import type { AuthModule } from '../config';
 import { authenticationFailure, invalidAuthenticationType } from '../errors';
 import type { Token } from '../shapes/auth';
@@ -30,6 +31,7 @@ export interface LoginClient {
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const TOO_MANY_FAILURES = 'Too many failed logins; try again later';
 export const LOGINS_BUSY = 'Too many logins at once; try again later';
+export const INVALID_SIGN_IN_CODE = 'Invalid or expired sign-in code';
 
 export function passwordAuthenticator(users: UserStore, passwords: PasswordHasher): Authenticator {
   return async (username, password, signal) => {
@@ -55,9 +57,24 @@ export function createLoginService(options: {
   authenticators: Partial<Record<AuthModule, Authenticator>>;
   throttle: LoginThrottle;
   tokens: TokenService;
+  /** With `oidc`: the active user a one-time code names, once (oidc.ts). */
+  redeemOidcCode?: (code: string) => string | undefined;
   /** Told how each attempt of a known login type ended (the metrics). */
   onOutcome?: (type: AuthModule, outcome: LoginOutcome) => void;
 }) {
+  /**
+   * `{"type": "oidc", "code": …}`: the code is 256 random bits, good once for 60 s, so
+   * it is not throttled as guessable passwords are.
+   */
+  const redeem = (code: unknown): Token => {
+    const redeemOidcCode = options.modules.includes('oidc') ? options.redeemOidcCode : undefined;
+    if (!redeemOidcCode) throw invalidAuthenticationType('oidc');
+    if (typeof code !== 'string' || code === '') throw authenticationFailure('Missing credentials');
+    const who = code.length <= 128 ? redeemOidcCode(code) : undefined;
+    options.onOutcome?.('oidc', who ? 'success' : 'failure');
+    if (!who) throw authenticationFailure(INVALID_SIGN_IN_CODE);
+    return { token: options.tokens.issue(who) };
+  };
   return {
     async login(body: unknown, client: LoginClient = {}): Promise<Token> {
       const auth =
@@ -69,6 +86,7 @@ export function createLoginService(options: {
       }
       const { type, username, password } = auth as Record<string, unknown>;
       if (type === undefined) throw authenticationFailure('Missing authentication type');
+      if (type === 'oidc') return redeem((auth as Record<string, unknown>).code);
       const authenticator = options.modules.includes(type as AuthModule)
         ? options.authenticators[type as AuthModule]
         : undefined;

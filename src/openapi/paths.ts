@@ -252,6 +252,38 @@ export const paths = {
       },
     },
   },
+  '/v0/oidc/start': {
+    get: {
+      tags: ['auth'],
+      summary:
+        'Begin an OpenID Connect sign-in (docs/sso.md): the browser is sent to the provider, with a cookie binding the sign-in to it',
+      responses: {
+        '302': {
+          description:
+            "To the provider's authorization endpoint (or to the web app's /sso?error=unavailable)",
+          headers: {
+            Location: { required: true, schema: { type: 'string' } },
+            'Set-Cookie': { schema: { type: 'string' } },
+          },
+        },
+        ...errors(404, 500),
+      },
+    },
+  },
+  '/v0/oidc/callback': {
+    get: {
+      tags: ['auth'],
+      summary:
+        "The provider's redirect back: checks its answer and sends the browser to the web app's /sso, with a one-time code for POST /v0/login in the fragment, or ?error=",
+      responses: {
+        '302': {
+          description: 'To /sso#code=… (signed in) or /sso?error=…[&user=…]',
+          headers: { Location: { required: true, schema: { type: 'string' } } },
+        },
+        ...errors(404, 500),
+      },
+    },
+  },
   '/v0/logout': {
     post: {
       tags: ['auth'],

@@ -1,5 +1,5 @@
 // Logging in (POST /v0/login) and the token a write's body may carry (SPEC §2).
-import { component, constant, type Infer, object, oneOfValues, shown, string } from './kit';
+import { anyOf, component, constant, type Infer, object, oneOfValues, shown, string } from './kit';
 
 export const Token = component(
   'Token',
@@ -17,16 +17,28 @@ export const LoginRequest = component(
   'LoginRequest',
   object(
     {
-      auth: object(
-        {
-          type: oneOfValues(['password', 'ldap'], {
-            description: 'As TIMETRACK_AUTH_MODULES enables',
-          }),
-          username: string(),
-          password: string({ description: 'Plain text' }),
-        },
-        ['type', 'username', 'password'],
-      ),
+      auth: anyOf([
+        object(
+          {
+            type: oneOfValues(['password', 'ldap'], {
+              description: 'As TIMETRACK_AUTH_MODULES enables',
+            }),
+            username: string(),
+            password: string({ description: 'Plain text' }),
+          },
+          ['type', 'username', 'password'],
+        ),
+        object(
+          {
+            type: constant('oidc'),
+            code: string({
+              description:
+                'The one-time code of a finished OpenID Connect sign-in (GET /v0/oidc/callback), good once for 60 s',
+            }),
+          },
+          ['type', 'code'],
+        ),
+      ]),
     },
     ['auth'],
   ),

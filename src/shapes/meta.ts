@@ -1,5 +1,14 @@
 // What the server says about itself: GET /health and GET /v0/info (SPEC §11).
-import { array, component, constant, type Infer, oneOfValues, shown, string } from './kit';
+import {
+  array,
+  component,
+  constant,
+  type Infer,
+  nullable,
+  oneOfValues,
+  shown,
+  string,
+} from './kit';
 
 export const Health = component('Health', shown({ status: constant('ok') }));
 export type Health = Infer<typeof Health>;
@@ -10,7 +19,10 @@ export const Info = component(
     name: constant('timetrack'),
     version: string(),
     instance_name: string(),
-    auth_modules: array(oneOfValues(['password', 'ldap']), { minItems: 1 }),
+    auth_modules: array(oneOfValues(['password', 'ldap', 'oidc']), { minItems: 1 }),
+    oidc_label: nullable(string(), {
+      description: "The single sign-on button's text; null unless `oidc` is in auth_modules",
+    }),
     api: constant('v0'),
   }),
 );

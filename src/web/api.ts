@@ -211,6 +211,19 @@ export const api = {
     return next;
   },
 
+  /** Exchanges a single sign-on's one-time code (auth/Sso.tsx) for a session. */
+  async oidcLogin(code: string): Promise<Session> {
+    const { token } = await request<{ token: string }>('POST', '/login', {
+      anonymous: true,
+      body: { auth: { type: 'oidc', code } },
+    });
+    const username = usernameOf(token);
+    if (!username) throw new Error('The server answered a token without a username');
+    const next = { token, username };
+    setSession(next);
+    return next;
+  },
+
   /** Checks a password without touching the session (the profile's password change). */
   checkPassword: (username: string, password: string) =>
     request<{ token: string }>('POST', '/login', {

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, onPartsChange, type Project, type User } from './api';
 import { approvesAnything, mayDecide } from './approvals/rules';
 import { SignIn } from './auth/SignIn';
+import { Sso } from './auth/Sso';
 import { type Catalog, useCatalog } from './base/catalog';
 import { Dialog } from './base/Dialog';
 import { lazyPage } from './base/lazy';
@@ -206,6 +207,17 @@ function App() {
     [session],
   );
 
+  // Where a single sign-on comes back, signed in or not (auth/Sso.tsx).
+  if (loc.path === '/sso') {
+    return (
+      <>
+        <ConnectionBanner />
+        <main class="center">
+          <Sso />
+        </main>
+      </>
+    );
+  }
   if (!session) {
     return (
       <>

@@ -37,6 +37,15 @@ describe('settings', () => {
         autoCreate: false,
         startTls: false,
       },
+      oidc: {
+        issuer: undefined,
+        clientId: undefined,
+        clientSecret: undefined,
+        usernameClaim: 'preferred_username',
+        autoCreate: false,
+        label: 'Sign in with single sign-on',
+      },
+      publicUrl: undefined,
       adminUsername: 'admin',
       adminPassword: undefined,
       defaultLimit: 0,
@@ -138,7 +147,7 @@ describe('settings', () => {
       refuses(
         {},
         { TIMETRACK_AUTH_MODULES: modules },
-        `TIMETRACK_AUTH_MODULES must be a JSON list of "password" and/or "ldap", not '${modules}'`,
+        `TIMETRACK_AUTH_MODULES must be a JSON list of "password", "ldap" and/or "oidc", not '${modules}'`,
       );
     }
     refuses(
@@ -146,6 +155,30 @@ describe('settings', () => {
       { TIMETRACK_AUTH_MODULES: '["password","ldap"]' },
       'the ldap login type needs TIMETRACK_LDAP_URL and TIMETRACK_LDAP_SEARCH_BASE (or --ldap-url, --ldap-search-base)',
     );
+    const oidc = {
+      TIMETRACK_AUTH_MODULES: '["oidc"]',
+      TIMETRACK_OIDC_ISSUER: 'https://sso.example.org/realms/staff',
+      TIMETRACK_OIDC_CLIENT_ID: 'timetrack',
+    };
+    refuses(
+      {},
+      oidc,
+      'the oidc login type needs TIMETRACK_OIDC_ISSUER, TIMETRACK_OIDC_CLIENT_ID (or --oidc-issuer, --oidc-client-id) and TIMETRACK_OIDC_CLIENT_SECRET',
+    );
+    for (const issuer of ['http://sso.example.org', 'sso.example.org', 'ftp://localhost']) {
+      refuses(
+        {},
+        { ...oidc, TIMETRACK_OIDC_CLIENT_SECRET: 's', TIMETRACK_OIDC_ISSUER: issuer },
+        `--oidc-issuer / TIMETRACK_OIDC_ISSUER must be an https:// URL (http:// only on localhost), not '${issuer}'`,
+      );
+    }
+    for (const url of ['time.example.org', 'https://time.example.org/?a=1', 'ftp://x.org']) {
+      refuses(
+        {},
+        { TIMETRACK_PUBLIC_URL: url },
+        `--public-url / TIMETRACK_PUBLIC_URL must be an http:// or https:// address without query or fragment, not '${url}'`,
+      );
+    }
     refuses(
       {},
       { LOG_LEVEL: 'verbose' },

@@ -1,6 +1,8 @@
 // The sign-in form: Username, Password, Log in; the LDAP choice only when the server
-// lists it (GET /v0/info). On failure the server's own text; when throttled, how long
-// to wait (Retry-After).
+// lists it (GET /v0/info), and the single sign-on button (a link to GET /v0/oidc/start:
+// the browser goes to the provider and comes back to /sso, auth/Sso.tsx) when it lists
+// `oidc`. On failure the server's own text; when throttled, how long to wait
+// (Retry-After).
 import { useEffect, useId, useState } from 'preact/hooks';
 import { ApiError, api, type Info } from '../api';
 
@@ -23,7 +25,9 @@ export function SignIn(props: { heading?: string; username?: string }) {
     api.info().then(
       (i) => {
         setInfo(i);
-        if (!i.auth_modules.includes('password')) setType('ldap');
+        if (!i.auth_modules.includes('password') && i.auth_modules.includes('ldap')) {
+          setType('ldap');
+        }
       },
       () => setInfo(undefined),
     );
@@ -45,57 +49,71 @@ export function SignIn(props: { heading?: string; username?: string }) {
     }
   };
 
-  const modules = info?.auth_modules ?? ['password'];
+  // The types typed into this form; single sign-on is the button instead.
+  const modules = (info?.auth_modules ?? ['password']).filter(
+    (m): m is 'password' | 'ldap' => m === 'password' || m === 'ldap',
+  );
+  const sso = info?.auth_modules.includes('oidc') ? info.oidc_label : null;
   return (
     <form class="signin" onSubmit={submit} aria-labelledby={`${id}-h`}>
       <h1 id={`${id}-h`}>{props.heading ?? 'Sign in'}</h1>
       {info && <p class="muted">{info.instance_name}</p>}
-      {modules.length > 1 && (
-        <fieldset class="choice">
-          <legend>Log in with</legend>
-          {modules.map((m) => (
-            <label key={m}>
-              <input
-                type="radio"
-                name={`${id}-type`}
-                value={m}
-                checked={type === m}
-                onChange={() => setType(m)}
-              />
-              {m === 'ldap' ? 'LDAP directory' : 'Password'}
-            </label>
-          ))}
-        </fieldset>
+      {sso && (
+        <a class="button primary sso" href="/v0/oidc/start">
+          {sso}
+        </a>
       )}
-      <label for={`${id}-u`}>Username</label>
-      <input
-        id={`${id}-u`}
-        name="username"
-        autoComplete="username"
-        autoCapitalize="none"
-        spellcheck={false}
-        required
-        value={username}
-        onInput={(e) => setUsername(e.currentTarget.value)}
-      />
-      <label for={`${id}-p`}>Password</label>
-      <input
-        id={`${id}-p`}
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        required
-        value={password}
-        onInput={(e) => setPassword(e.currentTarget.value)}
-      />
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
+      {sso && modules.length > 0 && <p class="or muted">or</p>}
+      {modules.length > 0 && (
+        <>
+          {modules.length > 1 && (
+            <fieldset class="choice">
+              <legend>Log in with</legend>
+              {modules.map((m) => (
+                <label key={m}>
+                  <input
+                    type="radio"
+                    name={`${id}-type`}
+                    value={m}
+                    checked={type === m}
+                    onChange={() => setType(m)}
+                  />
+                  {m === 'ldap' ? 'LDAP directory' : 'Password'}
+                </label>
+              ))}
+            </fieldset>
+          )}
+          <label for={`${id}-u`}>Username</label>
+          <input
+            id={`${id}-u`}
+            name="username"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellcheck={false}
+            required
+            value={username}
+            onInput={(e) => setUsername(e.currentTarget.value)}
+          />
+          <label for={`${id}-p`}>Password</label>
+          <input
+            id={`${id}-p`}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
+          {error && (
+            <p class="error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" class={sso ? undefined : 'primary'} disabled={busy}>
+            Log in
+          </button>
+        </>
       )}
-      <button type="submit" class="primary" disabled={busy}>
-        Log in
-      </button>
     </form>
   );
 }

@@ -36,6 +36,7 @@ describe('GET /v0/info', () => {
       version: VERSION,
       instance_name: 'timesync',
       auth_modules: ['password'],
+      oidc_label: null,
       api: 'v0',
     });
   });
@@ -47,6 +48,7 @@ describe('GET /v0/info', () => {
       version: VERSION,
       instance_name: 'acme-time',
       auth_modules: ['password', 'ldap'],
+      oidc_label: null,
       api: 'v0',
     });
     for (const secret of [SECRET, 'ldap-bind-secret', 'ldap://', 'ou=people']) {

@@ -607,7 +607,8 @@ describe('authorization matrix (SPEC §3)', () => {
     const { createRouter } = await import('../../../src/routes');
     const endpoints = createRouter(server.running.app)
       .list()
-      // Login, info and the OpenAPI document take no token: no permission rule applies;
+      // Login, info, the OpenAPI document and the single sign-on's redirects take no
+      // token: no permission rule applies;
       // nor to the logout, which ends the caller's own token (test/api/auth/logout.test.ts).
       .filter((r) => r.pattern.startsWith('/v0/') && !NO_RULE_ENDPOINTS.includes(r.pattern))
       .map((r) => `${r.method} ${r.pattern}`);
@@ -619,7 +620,14 @@ describe('authorization matrix (SPEC §3)', () => {
   });
 });
 
-const NO_RULE_ENDPOINTS = ['/v0/login', '/v0/info', '/v0/openapi.json', '/v0/logout'];
+const NO_RULE_ENDPOINTS = [
+  '/v0/login',
+  '/v0/info',
+  '/v0/openapi.json',
+  '/v0/logout',
+  '/v0/oidc/start',
+  '/v0/oidc/callback',
+];
 
 describe('docs/permissions.md', () => {
   it('is the text generated from the permissions table', () => {
