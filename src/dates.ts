@@ -1,4 +1,5 @@
 // Dates leave the server as calendar dates in UTC (SPEC §1); inside they are ms.
+import { TIME_OF_DAY_PATTERN } from './shapes/common';
 
 export function formatDate(ms: number): string;
 export function formatDate(ms: number | null): string | null;
@@ -12,6 +13,11 @@ export function isCalendarDate(s: string): boolean {
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
+
+const TIME_OF_DAY = new RegExp(TIME_OF_DAY_PATTERN);
+
+/** A wall-clock time of day written HH:MM:SS, 00:00:00 to 23:59:59 (a time's start_time). */
+export const isTimeOfDay = (s: string): boolean => TIME_OF_DAY.test(s);
 
 /**
  * formatDate as an SQL expression, for statements that build the API's JSON themselves

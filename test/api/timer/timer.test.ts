@@ -110,6 +110,7 @@ describe('a timer', () => {
       project: [P],
       activities: [dev, docs].sort(),
       date_worked: '2026-03-02',
+      start_time: null,
       issue_uri: 'https://example.com/issues/56',
       notes: 'Settings page',
       created_at: TODAY,
