@@ -104,7 +104,7 @@ function Details(props: { user: User; onSaved: (u: User) => void }) {
           options={zoneOptions(props.user.timezone)}
           onChange={setZone}
           {...zoneProblem}
-          aria-describedby={[`${id}-timezone-hint`, zoneProblem['aria-describedby']].join(' ')}
+          aria-describedby={`${id}-timezone-hint ${zoneProblem['aria-describedby'] ?? ''}`.trim()}
         />
         <p id={`${id}-timezone-hint`} class="field-hint muted">
           The timer writes the time it started on this clock.
