@@ -1,12 +1,13 @@
 // The web app's start time and time zone (issue 31) in a real browser: the entries list
 // shows an entry's start time, the entry dialog sets and clears it, the profile sets and
-// clears the time zone; axe finds nothing serious, and the profile fits 360 px.
+// clears the time zone, an admin sets a person's; axe finds nothing serious, and the
+// profile fits 360 px.
 // See test/web/browser.ts.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
-import type { TestServer } from '../helpers/server';
+import { ADMIN, type TestServer } from '../helpers/server';
 import { axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
 
 const skip = skipReason();
@@ -96,6 +97,24 @@ describe('the web app: start time and time zone', { skip }, () => {
     await page.getByRole('status').getByText('Profile saved').waitFor();
     assert.equal(await zoneNow(), null);
     await page.context().close();
+  });
+
+  it("lets an admin set a person's time zone; a site manager is not offered it", async () => {
+    const page = await newPage(browser);
+    await signIn(page, `${server.url}/people/erin`, ADMIN.username, ADMIN.password);
+    await page.getByLabel('Time zone').selectOption('America/Denver');
+    await page.getByRole('button', { name: 'Save user' }).click();
+    await page.getByRole('status').getByText('Saved').waitFor();
+    const erinNow = (await server.api.get('/users/erin', erin.token)).body as { timezone: unknown };
+    assert.equal(erinNow.timezone, 'America/Denver');
+    await page.context().close();
+
+    const manager = await createUser(server, { username: 'sm', site_manager: true });
+    const other = await newPage(browser);
+    await signIn(other, `${server.url}/people/erin`, manager.username, manager.password);
+    await other.getByLabel('Display name').waitFor();
+    assert.equal(await other.getByLabel('Time zone').count(), 0);
+    await other.context().close();
   });
 
   it('fits the profile on a 360 px screen', async () => {

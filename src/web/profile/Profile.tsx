@@ -7,8 +7,9 @@ import { hash } from 'bcryptjs';
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api, errorText, type User } from '../api';
 import { reloadCatalog } from '../base/catalog';
-import { FormEnd, Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
-import { type Option, Select, TextField } from '../base/fields';
+import { FormEnd, type Problems, problemsOf } from '../base/field-problems';
+import { TextField } from '../base/fields';
+import { TimeZoneField } from '../base/time-zones';
 
 const MIN_PASSWORD = 8;
 const BCRYPT_COST = 10;
@@ -70,8 +71,6 @@ function Details(props: { user: User; onSaved: (u: User) => void }) {
       setProblems(problemsOf(errorText(err), ['display_name', 'email', 'timezone']));
     }
   };
-  // Described by its hint, and by its problem when there is one.
-  const zoneProblem: { 'aria-describedby'?: string } = problemProps(id, 'timezone', problems);
   return (
     <form class="card entry-form" onSubmit={submit} noValidate aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Your details</h2>
@@ -97,37 +96,17 @@ function Details(props: { user: User; onSaved: (u: User) => void }) {
           onInput={setEmail}
           problems={problems}
         />
-        <Select
-          id={`${id}-timezone`}
-          label="Time zone"
+        <TimeZoneField
+          form={id}
           value={zone}
-          options={zoneOptions(props.user.timezone)}
+          saved={props.user.timezone}
           onChange={setZone}
-          {...zoneProblem}
-          aria-describedby={`${id}-timezone-hint ${zoneProblem['aria-describedby'] ?? ''}`.trim()}
+          problems={problems}
         />
-        <p id={`${id}-timezone-hint`} class="field-hint muted">
-          The timer writes the time it started on this clock.
-        </p>
-        <Problem id={id} field="timezone" problems={problems} />
       </div>
       <FormEnd id={id} problems={problems} status={status} submit="Save profile" />
     </form>
   );
-}
-
-/**
- * The time zones to choose from: none (the server's), then every zone this browser knows,
- * its own marked; a zone set elsewhere that the browser does not list is kept as a choice.
- */
-function zoneOptions(current: string | null): Option[] {
-  const own = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const zones = Intl.supportedValuesOf('timeZone');
-  if (current && !zones.includes(current)) zones.unshift(current);
-  return [
-    { value: '', label: "Not set: the server's" },
-    ...zones.map((z) => ({ value: z, label: z === own ? `${z} (this device)` : z })),
-  ];
 }
 
 function Password(props: { username: string }) {
