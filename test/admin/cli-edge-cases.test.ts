@@ -137,7 +137,7 @@ describe('hardening round 2: command line', () => {
         ['serve', '--help'],
         [
           ...settings.map((s) => `${s.describe} [env ${s.env}]`),
-          'Secrets come only from the environment: TIMETRACK_SECRET_KEY, TIMETRACK_LDAP_BIND_PASSWORD, TIMETRACK_ADMIN_PASSWORD.',
+          'Secrets come only from the environment: TIMETRACK_SECRET_KEY, TIMETRACK_LDAP_BIND_PASSWORD, TIMETRACK_OIDC_CLIENT_SECRET, TIMETRACK_ADMIN_PASSWORD.',
         ],
       ],
     ];

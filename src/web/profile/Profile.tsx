@@ -1,5 +1,5 @@
-// The profile page: display name and email (POST /v0/users/:me), a password change, and
-// the user's personal API tokens next to it (ApiTokens.tsx).
+// The profile page: display name, email and time zone (POST /v0/users/:me), a password
+// change, and the user's personal API tokens next to it (ApiTokens.tsx).
 // The API takes a password only as a bcrypt hash made by the client (SPEC §4.4), so the
 // new password is hashed here (bcryptjs, cost 10 as the TimeSync clients use) and never
 // leaves the browser in clear — except the current one, checked by a login as usual.
@@ -9,6 +9,7 @@ import { api, errorText, type User } from '../api';
 import { reloadCatalog } from '../base/catalog';
 import { FormEnd, type Problems, problemsOf } from '../base/field-problems';
 import { TextField } from '../base/fields';
+import { TimeZoneField } from '../base/time-zones';
 import { ApiTokens } from './ApiTokens';
 
 const MIN_PASSWORD = 8;
@@ -52,6 +53,7 @@ function Details(props: { user: User; onSaved: (u: User) => void }) {
   const id = useId();
   const [name, setName] = useState(props.user.display_name ?? '');
   const [email, setEmail] = useState(props.user.email ?? '');
+  const [zone, setZone] = useState(props.user.timezone ?? '');
   const [problems, setProblems] = useState<Problems>({});
   const [status, setStatus] = useState('');
   const submit = async (e: Event) => {
@@ -62,12 +64,13 @@ function Details(props: { user: User; onSaved: (u: User) => void }) {
       const saved = await api.updateUser(props.user.username, {
         display_name: name.trim() || null,
         email: email.trim() || null,
+        timezone: zone || null,
       });
       reloadCatalog();
       props.onSaved(saved);
       setStatus('Profile saved');
     } catch (err) {
-      setProblems(problemsOf(errorText(err), ['display_name', 'email']));
+      setProblems(problemsOf(errorText(err), ['display_name', 'email', 'timezone']));
     }
   };
   return (
@@ -93,6 +96,13 @@ function Details(props: { user: User; onSaved: (u: User) => void }) {
           autoComplete="email"
           value={email}
           onInput={setEmail}
+          problems={problems}
+        />
+        <TimeZoneField
+          form={id}
+          value={zone}
+          saved={props.user.timezone}
+          onChange={setZone}
           problems={problems}
         />
       </div>

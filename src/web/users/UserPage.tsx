@@ -1,5 +1,5 @@
-// One person's page (/people/<username>, or /people/new): profile, site flags and
-// organization roles, a new password, deactivate, delete and restore — each offered to
+// One person's page (/people/<username>, or /people/new): profile, time zone (admins and
+// the person), site flags and organization roles, a new password, deactivate, delete and restore — each offered to
 // whom SPEC §3 allows it (admins all; site managers others' profile, roles and site
 // spectator; nobody their own flags). An admin about to drop their own admin flag or
 // delete themselves is asked first; the server's answer stands either way. Admins also
@@ -12,11 +12,12 @@ import { Confirm } from '../base/Dialog';
 import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
 import { TextField } from '../base/fields';
 import { TokenList } from '../base/TokenList';
+import { TimeZoneField } from '../base/time-zones';
 import { navigate, onLinkClick } from '../router';
 import type { OrgRole, User, UserFields } from '../types';
 
 const BCRYPT_COST = 10;
-const FIELDS = ['username', 'display_name', 'email', 'password', 'org-roles'];
+const FIELDS = ['username', 'display_name', 'email', 'timezone', 'password', 'org-roles'];
 const FLAGS = [
   ['site_spectator', 'Site spectator'],
   ['site_manager', 'Site manager'],
@@ -37,6 +38,7 @@ const EMPTY: Shown = {
   site_spectator: false,
   active: true,
   'org-roles': [],
+  timezone: null,
   deleted_at: null,
 };
 
@@ -76,6 +78,8 @@ export function UserPage(props: { username: string; who: string }) {
     profile: creating ? admin || manager : admin || manager || self,
     flag: (f: Flag) => admin || (f === 'site_spectator' && manager && !self),
     password: admin || (creating && manager),
+    // Issue 31: the user themself and admins.
+    timezone: admin || self,
     remove: admin && !creating && !user.deleted_at,
     restore: admin && !!user.deleted_at,
   };
@@ -87,6 +91,7 @@ export function UserPage(props: { username: string; who: string }) {
     if ((form.display_name ?? '') !== (user.display_name ?? ''))
       changes.display_name = form.display_name || null;
     if ((form.email ?? '') !== (user.email ?? '')) changes.email = form.email || null;
+    if ((form.timezone ?? '') !== (user.timezone ?? '')) changes.timezone = form.timezone || null;
     for (const [flag] of FLAGS) if (form[flag] !== user[flag]) changes[flag] = form[flag];
     if (form['org-roles'].join() !== user['org-roles'].join())
       changes['org-roles'] = form['org-roles'];
@@ -183,6 +188,15 @@ export function UserPage(props: { username: string; who: string }) {
             onInput={(email) => set({ email })}
             problems={problems}
           />
+          {may.timezone && (
+            <TimeZoneField
+              form={id}
+              value={form.timezone ?? ''}
+              saved={user.timezone}
+              onChange={(timezone) => set({ timezone: timezone || null })}
+              problems={problems}
+            />
+          )}
           {may.password && (
             <TextField
               form={id}

@@ -138,6 +138,12 @@ const LATER_DATA: Record<number, string> = {
   3: `INSERT INTO timers (user_id, project_id, activity_ids, notes, issue_uri, date_worked,
         started_at)
       VALUES (2, 1, '[2]', 'writing docs ✍️', NULL, '2024-04-03', ${at('2024-04-03T08:15:00.000Z')});`,
+  // Start times and time zones (issue 31): Bob's entry started at 08:30 (the triggers write
+  // its row), the revision of alice's first one at 09:00; alice works in Berlin. A later
+  // migration that rebuilds the entries' rows must carry them (admin check compares).
+  14: `UPDATE times SET start_time = '08:30:00' WHERE id = 3;
+      UPDATE time_revisions SET start_time = '09:00:00' WHERE time_id = 1 AND revision = 1;
+      UPDATE users SET timezone = 'Europe/Berlin' WHERE username = 'alice';`,
 };
 
 // The answers of the API, by hand. Time entries and projects in their current revision
@@ -736,6 +742,25 @@ for (const from of MIGRATIONS) {
       const { elapsed, ...timer } = res.body as { elapsed: number };
       assert.deepEqual(asBefore(timer, TIMER), TIMER);
       assert.ok(elapsed >= Math.floor((startedAt - at('2024-04-03T08:15:00.000Z')) / 1000));
+    });
+
+    it('keeps start times and time zones from schema 14 on, null before', async () => {
+      const kept = from.version >= 14;
+      const t3 = (await get(`/times/${UUID.t3}`)) as { start_time: unknown };
+      const t1 = (await get(`/times/${UUID.t1}`, { include_revisions: 'true' })) as {
+        start_time: unknown;
+        parents: { start_time: unknown }[];
+      };
+      const alice = (await get('/users/alice')) as { timezone: unknown };
+      assert.deepEqual(
+        [t3.start_time, t1.start_time, t1.parents[0]?.start_time, alice.timezone],
+        kept ? ['08:30:00', null, '09:00:00', 'Europe/Berlin'] : [null, null, null, null],
+      );
+      const listed = (await get('/times', { user: 'Bob' })) as { start_time: unknown }[];
+      assert.deepEqual(
+        listed.map((t) => t.start_time),
+        [kept ? '08:30:00' : null],
+      );
     });
 
     it('passes `admin check` once upgraded', async () => {

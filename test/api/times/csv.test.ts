@@ -23,6 +23,7 @@ const TIME_HEADER = [
   'updated_at',
   'deleted_at',
   'revision',
+  'start_time',
   'status', // of the entry's week part (issue 32): none here is submitted
 ];
 
@@ -34,6 +35,7 @@ interface Time {
   project: string[];
   activities: string[];
   date_worked: string;
+  start_time: string | null;
   issue_uri: string | null;
   notes: string | null;
   created_at: string;
@@ -57,6 +59,7 @@ const csvOf = (t: Time): string[] => [
   t.updated_at ?? '',
   t.deleted_at ?? '',
   String(t.revision),
+  t.start_time ?? '',
   'open',
 ];
 
