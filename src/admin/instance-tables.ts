@@ -28,6 +28,7 @@ export const INSTANCE_TABLES: readonly InstanceTable[] = [
   { name: 'times', orderBy: 'id' },
   { name: 'time_activities', orderBy: 'time_id, activity_id' },
   { name: 'time_revisions', orderBy: 'time_id, revision' },
+  { name: 'import_sources', orderBy: 'key' },
   { name: 'timers', orderBy: 'user_id' },
 ];
 
