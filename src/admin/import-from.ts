@@ -10,8 +10,10 @@ import { FORMAT_NAMES, type FormatName } from '../importers/format';
 import { NotThatFormat } from '../importers/read';
 import { reportText } from '../importers/report-text';
 import { importStream } from '../importers/run';
+import { createImportStore } from '../importers/store';
 import { isTimeZone } from '../importers/values';
 import { createProjectStore } from '../projects/store';
+import { createTimeImportStatements } from '../times/store';
 import { createUserStore } from '../users/store';
 import { CliError, openForCommand, refuseDirectory } from './cli';
 
@@ -45,6 +47,8 @@ export async function importFromCommand(opts: ImportFromOptions): Promise<string
   };
   const deps = {
     db,
+    store: createImportStore(db),
+    inserts: createTimeImportStatements(db),
     users: createUserStore(db, readers),
     projects: createProjectStore(db, readers),
     activities: createActivityStore(db, readers),

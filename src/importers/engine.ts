@@ -19,13 +19,13 @@ import {
   canWriteActivities,
 } from '../policy';
 import type { ProjectStore } from '../projects/store';
-import { createTimeImportStatements } from '../times/store';
+import type { TimeImportStatements } from '../times/store';
 import { registerUser } from '../users/register';
 import type { UserStore } from '../users/store';
 import type { FormatName, ImportRow, RowProblem } from './format';
 import { NotThatFormat, type ReadTally } from './read';
 import { freeSlug, slugOf } from './slugs';
-import { createImportStore, type KnownProject, type KnownUser } from './store';
+import type { ImportStore, KnownProject, KnownUser } from './store';
 import { wallTimeIn } from './values';
 
 export interface ImportOptions {
@@ -41,6 +41,9 @@ export interface ImportOptions {
 
 export interface ImportDeps {
   db: Db;
+  /** Made by the caller (app.ts, the command), as every store is. */
+  store: ImportStore;
+  inserts: TimeImportStatements;
   users: UserStore;
   projects: ProjectStore;
   activities: ActivityStore;
@@ -174,8 +177,7 @@ export async function runImport(
   onProgress?: (rows: number) => void,
 ): Promise<ImportReport> {
   const { db, dryRun } = { db: deps.db, dryRun: options.dryRun };
-  const store = createImportStore(db);
-  const inserts = createTimeImportStatements(db);
+  const { store, inserts } = deps;
   const may = {
     createUsers: actor === null || canCreateUsers(actor),
     createProjects: actor === null || canCreateProject(actor),

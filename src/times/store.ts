@@ -392,6 +392,8 @@ export interface ImportedTime extends Omit<NewTime, 'changed_by'> {
   start_time: string | null;
 }
 
+export type TimeImportStatements = ReturnType<typeof createTimeImportStatements>;
+
 /**
  * The inserts of an import (importers/engine.ts): a new time and its activities, without
  * reading its JSON back as `insert` does, so that a million rows go at the speed of the

@@ -54,9 +54,15 @@ const LAYERS: Layer[] = [
     imports: ['shapes', 'base', 'toolkit', 'rules', 'resources'],
   },
   {
+    // Other trackers' exports → rows → entries: shared by a command and a route.
+    name: 'importers',
+    members: ['importers/'],
+    imports: ['shapes', 'base', 'toolkit', 'rules', 'resources'],
+  },
+  {
     name: 'commands',
     members: ['admin/'],
-    imports: ['shapes', 'base', 'toolkit', 'rules', 'resources'],
+    imports: ['shapes', 'base', 'toolkit', 'rules', 'resources', 'importers'],
   },
   {
     name: 'wiring',
@@ -70,7 +76,7 @@ const LAYERS: Layer[] = [
       'web-assets.ts',
       'web-build.ts',
     ],
-    imports: ['shapes', 'base', 'toolkit', 'rules', 'resources', 'commands', 'wiring'],
+    imports: ['shapes', 'base', 'toolkit', 'rules', 'resources', 'importers', 'commands', 'wiring'],
   },
 ];
 
@@ -104,6 +110,7 @@ const TABLE_OWNERS: Record<string, string[]> = {
   'reports/': ['time_month_totals'],
   'auth/': ['login_failures'],
   'idempotency/': ['idempotency_keys'],
+  'importers/': ['import_sources'],
 };
 
 /** SQL that writes another folder's table; `*`: a table named at run time. */
