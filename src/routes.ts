@@ -7,6 +7,7 @@ import { type SignedInHandler, signedIn } from './auth/session';
 import type { Handler } from './http/context';
 import { sendJson } from './http/respond';
 import { Router } from './http/router';
+import { importRoutes, rawBody } from './importers/routes';
 import { infoRoutes } from './info/routes';
 import { openApiText } from './openapi/document';
 import { projectRoutes } from './projects/routes';
@@ -31,6 +32,7 @@ export function createRouter(app: App): Router<Handler> {
   const timer = timerRoutes(app.timer);
   const info = infoRoutes(app.config);
   const reports = reportRoutes(app.reports);
+  const imports = importRoutes(app.imports);
 
   const router = new Router<Handler>()
     .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' } satisfies Health))
@@ -78,7 +80,10 @@ export function createRouter(app: App): Router<Handler> {
     .post('/v0/timer', write(timer.start))
     .delete('/v0/timer', auth(timer.discard))
     .post('/v0/timer/stop', write(timer.stop))
-    .get('/v0/reports', auth(reports.get));
+    .get('/v0/reports', auth(reports.get))
+    // Another tracker's export as the body, streamed (issue 31): not a JSON object, so no
+    // Idempotency-Key (the rows' source keys make a second POST create nothing).
+    .post('/v0/imports', rawBody(auth(imports.run)));
   // Prometheus metrics (--metrics), outside /v0 like /health; with --metrics-addr they
   // are served on their own listener instead (server.ts), and not here.
   const { metrics } = app;

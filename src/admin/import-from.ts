@@ -57,7 +57,7 @@ export async function importFromCommand(opts: ImportFromOptions): Promise<string
     const report = await importStream(deps, null, options, file);
     return opts.json ? JSON.stringify(report, null, 2) : reportText(report);
   } catch (err) {
-    if (err instanceof NotThatFormat) throw new CliError(`${opts.file}: ${err.message}`);
+    if (err instanceof NotThatFormat) throw new CliError(`${opts.file} ${err.message}`);
     if (err instanceof ImportOptionError) throw new CliError(err.message);
     if (err instanceof ImportStopped) {
       // The report so far on stdout, the one-line error on stderr.

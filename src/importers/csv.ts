@@ -53,6 +53,7 @@ export async function* csvBatches(
   let lastEmpty = 0;
   let out: CsvRecord[] = [];
   let headerSent = false;
+  let failure: unknown;
   const drain = () => {
     const p = parser as ReturnType<typeof parse>;
     for (;;) {
@@ -76,14 +77,13 @@ export async function* csvBatches(
       skip_empty_lines: true,
       info: true,
     });
-    parser.on('error', () => {}); // thrown by write() and end() instead, below
+    // Kept here and thrown by feed(), where the caller awaits the batches.
+    parser.on('error', (err) => {
+      failure = err;
+    });
   };
   const feed = (chunk: Buffer | string, end = false) => {
     const p = parser as ReturnType<typeof parse>;
-    let failure: unknown;
-    p.once('error', (err) => {
-      failure = err;
-    });
     if (end) p.end();
     else p.write(chunk);
     if (failure) {

@@ -19,6 +19,7 @@ import {
   canWriteActivities,
 } from '../policy';
 import type { ProjectStore } from '../projects/store';
+import type { ImportReport, NamedLine, PersonLine } from '../shapes/import';
 import type { TimeImportStatements } from '../times/store';
 import { registerUser } from '../users/register';
 import type { UserStore } from '../users/store';
@@ -58,54 +59,10 @@ export interface ImportDeps {
   batchRows?: number;
 }
 
+export type { ImportReport, NamedLine, PersonLine };
+
 /** matched / created / skipped counts and the list a person reviews. */
-export interface KindReport<Line> {
-  matched: number;
-  created: number;
-  skipped: number;
-  list: Line[];
-}
-
-export interface PersonLine {
-  /** As the file names them: the address, else the name. */
-  person: string;
-  username: string | null;
-  status: 'matched' | 'created' | 'skipped';
-  reason?: string;
-  rows: number;
-}
-
-export interface NamedLine {
-  name: string;
-  slug: string | null;
-  status: 'matched' | 'created' | 'skipped';
-  reason?: string;
-  rows: number;
-}
-
-export interface ImportReport {
-  format: FormatName;
-  dry_run: boolean;
-  /** Records read (the header not counted). */
-  rows: number;
-  people: KindReport<PersonLine>;
-  projects: KindReport<NamedLine>;
-  activities: KindReport<NamedLine>;
-  entries: {
-    created: number;
-    skipped: number;
-    reasons: { reason: string; rows: number }[];
-    by_person_project: { user: string; project: string; entries: number; seconds: number }[];
-  };
-  /** The first 20 rows skipped for a problem (re-imported rows are not problems). */
-  problems: { line: number; problem: string }[];
-  problem_count: number;
-  dropped: { column: string; values: number }[];
-  /** Whether the entries keep their start time (the schema has it). */
-  start_times: boolean;
-  /** Set when a batch failed: nothing of it was written; rows before `line` were. */
-  stopped: { line: number; error: string } | null;
-}
+export type KindReport<Line> = { matched: number; created: number; skipped: number; list: Line[] };
 
 /** The error a batch failed with, and where: the report so far is in `report`. */
 export class ImportStopped extends Error {

@@ -2,6 +2,7 @@
 // record becomes a row), the normalized row they all produce, and the pieces they share:
 // a start and a duration from whichever of start, end and duration a tracker writes.
 import { createHash } from 'node:crypto';
+import { IMPORT_FORMATS } from '../shapes/import';
 import {
   parseClock,
   parseDate,
@@ -11,7 +12,8 @@ import {
   wallSeconds,
 } from './values';
 
-export const FORMAT_NAMES = ['toggl', 'clockify', 'harvest', 'kimai', 'solidtime'] as const;
+/** The tools, as FORMAT names them (the OpenAPI document lists them from the shape). */
+export const FORMAT_NAMES = IMPORT_FORMATS;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
 /** When the entry started: as the file wrote it, or an instant to show in a time zone. */

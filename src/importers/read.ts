@@ -25,7 +25,7 @@ export const FORMATS: Readonly<Record<FormatName, ImportFormat>> = {
   solidtime,
 };
 
-/** The file is not the format named: the text names the columns it lacks. */
+/** The file is not the format named: the text (`is not …`) names the columns it lacks. */
 export class NotThatFormat extends Error {
   constructor(
     readonly format: ImportFormat,
@@ -34,7 +34,7 @@ export class NotThatFormat extends Error {
   ) {
     super(
       text ??
-        `this is not ${format.title}: it has no ${missing.length === 1 ? 'column' : 'columns'} ${missing.join(', ')}`,
+        `is not ${format.title}: it has no ${missing.length === 1 ? 'column' : 'columns'} ${missing.join(', ')}`,
     );
   }
 }

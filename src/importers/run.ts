@@ -32,7 +32,7 @@ export async function importStream(
     if (isXlsx(head)) {
       // Only Kimai exports spreadsheets; a spreadsheet of another tool is not its CSV.
       if (format.name !== 'kimai') {
-        throw new NotThatFormat(format, [], `this is a spreadsheet, not ${format.title} (CSV)`);
+        throw new NotThatFormat(format, [], `is a spreadsheet, not ${format.title} (CSV)`);
       }
       yield* xlsxBatches(rest());
     } else yield* csvBatches(rest());
