@@ -3,8 +3,8 @@
 // executable has no execArgv, and flags read only when the heap is set up
 // (`--max-semi-space-size`) cannot be set later; these two are read each time V8 sizes
 // a space, so set before anything else allocates they hold from the start. A side effect
-// of importing this module: main.ts imports it first. Only for `serve`: the one-shot
-// commands (export of a million rows) keep V8's defaults.
+// of importing this module: main.ts imports it first. Only for `serve` and `admin
+// import-from`: the other one-shot commands (export of a million rows) keep V8's defaults.
 //
 // - Young generation: under thousands of requests a second V8 grows its semi-spaces
 //   from 1 MB up to 16 MB each, and the pages they and glibc's freed memory leave
@@ -23,7 +23,9 @@
 import { setFlagsFromString } from 'node:v8';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
-const SERVE = process.argv.slice(2).includes('serve');
+// `admin import-from` too: a file of a million rows is read as a stream, and what each
+// batch allocates is garbage once it is written (issue 31: peak RSS < 200 MB).
+const SERVE = process.argv.slice(2).some((a) => a === 'serve' || a === 'import-from');
 
 /** The old generation's next limit: 1.3 × what survived the last full collection. */
 const OLD_GENERATION_GROWTH_PERCENT = 30;

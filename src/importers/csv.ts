@@ -49,20 +49,25 @@ export async function* csvBatches(
 ): AsyncGenerator<CsvRecord[], void> {
   let parser: ReturnType<typeof parse> | undefined;
   let head = Buffer.alloc(0);
-  let lastLine = 0;
-  let lastEmpty = 0;
   let out: CsvRecord[] = [];
   let headerSent = false;
   let failure: unknown;
+  // Line numbers are counted here rather than asked of csv-parse (`info`, an object per
+  // record: a fifth of the parse): a record spans one line more per newline in its fields,
+  // and the blank lines csv-parse would skip come as one empty field.
+  let nextLine = 1;
   const drain = () => {
     const p = parser as ReturnType<typeof parse>;
     for (;;) {
-      const r = p.read() as { record: string[]; info: { lines: number; empty_lines: number } };
-      if (r === null) return;
-      const line = lastLine + 1 + (r.info.empty_lines - lastEmpty);
-      lastLine = r.info.lines;
-      lastEmpty = r.info.empty_lines;
-      out.push({ line, fields: r.record });
+      const fields = p.read() as string[] | null;
+      if (fields === null) return;
+      const line = nextLine;
+      nextLine++;
+      for (const f of fields) {
+        for (let at = f.indexOf('\n'); at >= 0; at = f.indexOf('\n', at + 1)) nextLine++;
+      }
+      if (fields.length === 1 && fields[0] === '') continue;
+      out.push({ line, fields });
     }
   };
   const start = (bytes: Buffer) => {
@@ -73,23 +78,28 @@ export async function* csvBatches(
     parser = parse({
       bom: true,
       delimiter: separatorOf(firstLine),
+      // Not guessed from the first line: a spreadsheet may have saved CRLF there and LF later.
+      record_delimiter: ['\r\n', '\n'],
       relax_column_count: true,
-      skip_empty_lines: true,
-      info: true,
     });
     // Kept here and thrown by feed(), where the caller awaits the batches.
     parser.on('error', (err) => {
       failure = err;
     });
   };
+  // csv-parse reports some errors after write() returns (the stream destroys itself on
+  // the next tick): checked before and after each piece, and once more after the end.
+  const check = () => {
+    if (!failure) return;
+    const info = failure as { lines?: number; message?: string };
+    throw new CsvSyntaxError(info.lines ?? nextLine, info.message ?? 'not CSV');
+  };
   const feed = (chunk: Buffer | string, end = false) => {
     const p = parser as ReturnType<typeof parse>;
+    check();
     if (end) p.end();
     else p.write(chunk);
-    if (failure) {
-      const info = failure as { lines?: number; message?: string };
-      throw new CsvSyntaxError(info.lines ?? lastLine + 1, info.message ?? 'not CSV');
-    }
+    check();
     drain();
   };
   const take = function* (): Generator<CsvRecord[]> {
@@ -117,6 +127,9 @@ export async function* csvBatches(
     feed(head);
   }
   feed('', true);
+  await new Promise((resolve) => setImmediate(resolve));
+  check();
+  drain();
   yield* take();
   if (out.length > 0) {
     const rest = out;

@@ -400,6 +400,8 @@ export async function runImport(
   // them in import_sources above the entries that were there before it.
   const seen = dryRun ? new Set<string>() : undefined;
   const firstNewTimeId = store.lastTimeId() + 1;
+  // A first import of this instance has nothing to look up (a dry run reads no key).
+  const imported = store.anySource();
 
   const importRow = (row: ImportRow | RowProblem, now: number) => {
     report.rows++;
@@ -455,7 +457,7 @@ export async function runImport(
     if (seen) {
       if (seen.has(row.key))
         return skip(row.line, 'duplicate row', 'the same entry as an earlier row');
-      if (store.timeOfSource(row.key) !== undefined)
+      if (imported && store.timeOfSource(row.key) !== undefined)
         return skip(row.line, 'already imported', undefined, false);
       seen.add(row.key);
     } else {

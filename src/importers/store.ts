@@ -55,6 +55,7 @@ export function createImportStore(db: Db) {
   const source = db.prepare('SELECT time_id FROM import_sources WHERE key = ?').pluck();
   const addSource = db.prepare('INSERT INTO import_sources (key, time_id) VALUES (?, ?)');
   const lastTimeId = db.prepare('SELECT coalesce(max(id), 0) FROM times').pluck();
+  const anySource = db.prepare('SELECT EXISTS (SELECT 1 FROM import_sources)').pluck();
 
   return {
     users: () => users.all() as KnownUser[],
@@ -69,6 +70,8 @@ export function createImportStore(db: Db) {
     addSource: (key: string, timeId: number) => {
       addSource.run(key, timeId);
     },
+    /** Whether any entry was imported before (else no row can have been). */
+    anySource: () => anySource.get() === 1,
     /** The highest time id: entries above it were made by this import. */
     lastTimeId: () => lastTimeId.get() as number,
   };
