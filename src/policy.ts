@@ -112,6 +112,7 @@ export type UserField =
   | 'display_name'
   | 'email'
   | 'meta'
+  | 'timezone'
   | 'org-roles'
   | 'password'
   | 'site_spectator'

@@ -1,6 +1,6 @@
 // The pieces the API's objects share: identifiers, dates, and what every revisioned
 // object shows of its history (SPEC §4, §5).
-import { array, component, integer, nullable, type Schema, string } from './kit';
+import { array, component, integer, type Keywords, nullable, type Schema, string } from './kit';
 
 export const Slug = component(
   'Slug',
@@ -28,6 +28,13 @@ export const NullableDate = component('NullableDate', nullable(string({ format: 
 export const name = () => string({ minLength: 1, maxLength: 255 });
 /** An http(s) URI as a write accepts it. */
 export const httpUri = () => string({ pattern: '^[hH][tT][tT][pP][sS]?:', maxLength: 2048 });
+/**
+ * A wall-clock time of day, `HH:MM:SS` (00:00:00 to 23:59:59): when the work of a time
+ * entry started on its date_worked (issue 31, an extension).
+ */
+export const TIME_OF_DAY_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$';
+export const timeOfDay = (keywords: Keywords = {}) =>
+  string({ pattern: TIME_OF_DAY_PATTERN, ...keywords });
 /** Seconds, as a time entry keeps them (a signed 32-bit integer). */
 export const duration = () => integer({ minimum: 0, maximum: 2_147_483_647 });
 

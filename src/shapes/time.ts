@@ -7,6 +7,7 @@ import {
   parents,
   revisioned,
   Slug,
+  timeOfDay,
   Username,
 } from './common';
 import {
@@ -29,6 +30,9 @@ const fields = {
   project: array(Slug.ref, { description: "All the project's slugs (one slug when sent)" }),
   activities: array(Slug.ref),
   date_worked: CalendarDate.ref,
+  start_time: nullable(timeOfDay(), {
+    description: 'Extension: when the work started on date_worked (HH:MM:SS, wall clock), or null',
+  }),
   issue_uri: nullable(string()),
   notes: nullable(string()),
 };
@@ -56,6 +60,9 @@ const input = {
   project: Slug.ref,
   activities: array(Slug.ref),
   date_worked: CalendarDate.ref,
+  start_time: anyOf([timeOfDay(), constant(''), nul()], {
+    description: "Extension: HH:MM:SS when the work started on date_worked; '' means null",
+  }),
   issue_uri: anyOf([httpUri(), constant(''), nul()], { description: "'' means null" }),
   notes: nullable(string(), { maxLength: 10_000 }),
 };

@@ -1,7 +1,19 @@
 // A running timer (SPEC §11, docs/api-timer.md): as the API shows it, and what starting
 // and stopping it accept. `project` and `activities` are shown as on a time entry.
-import { CalendarDate, duration, Slug } from './common';
-import { array, component, type Infer, integer, nullable, object, shown, string } from './kit';
+import { CalendarDate, duration, Slug, timeOfDay } from './common';
+import {
+  anyOf,
+  array,
+  component,
+  constant,
+  type Infer,
+  integer,
+  nul,
+  nullable,
+  object,
+  shown,
+  string,
+} from './kit';
 
 export const Timer = component(
   'Timer',
@@ -47,6 +59,10 @@ export const TimerStop = component(
     issue_uri: nullable(string()),
     activities: array(Slug.ref),
     date_worked: CalendarDate.ref,
+    start_time: anyOf([timeOfDay(), constant(''), nul()], {
+      description:
+        "Default: when the timer started, in the user's time zone, else the server's; '' means null",
+    }),
   }),
 );
 export type TimerStop = Infer<typeof TimerStop>;

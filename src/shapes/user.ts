@@ -14,6 +14,9 @@ export const User = component(
     site_admin: boolean(),
     active: boolean(),
     meta: nullable(string()),
+    timezone: nullable(string(), {
+      description: "Extension: the user's IANA time zone (Europe/Berlin), or null for the server's",
+    }),
     created_at: CalendarDate.ref,
     updated_at: NullableDate.ref,
     deleted_at: NullableDate.ref,
@@ -34,6 +37,9 @@ const input = {
   site_admin: boolean(),
   active: boolean(),
   meta: nullable(string(), { maxLength: 10_000 }),
+  timezone: nullable(string(), {
+    description: "Extension: an IANA time zone the server knows; '' means null",
+  }),
 };
 
 export const UserCreate = component(

@@ -13,7 +13,7 @@ export const startTimerSchema = v.strictObject({
   activities: time.activities,
   notes: time.notes,
   issue_uri: time.issue_uri,
-  // Absent: today in the server's time zone.
+  // Absent: today in the user's time zone, else the server's.
   date_worked: v.optional(time.date_worked),
 });
 
@@ -24,6 +24,8 @@ export const stopTimerSchema = v.strictObject({
   issue_uri: time.issue_uri,
   activities: time.activities,
   date_worked: v.optional(time.date_worked),
+  // Absent: when the timer started, in the user's time zone, else the server's.
+  start_time: time.start_time,
 });
 
 export type StartTimerInput = v.InferOutput<typeof startTimerSchema>;

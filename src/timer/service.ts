@@ -3,7 +3,7 @@
 // creates the time through the times service's create, in the same transaction, so the
 // errors and the time made are exactly those of POST /v0/times. Admins may read, stop or
 // discard another user's timer with ?user= (support); nobody else.
-import { localDate } from '../dates';
+import { wallClock } from '../dates';
 import { type Db, writeTransaction } from '../db/open';
 import { badQueryValue, invalidForeignKey, notFound, timerAlreadyRunning } from '../errors';
 import { firstParam } from '../http/query';
@@ -65,6 +65,7 @@ export function createTimerService(deps: TimerServiceDeps) {
         const { project, activityIds } = times.checkNewTime(actor, { ...fields, user }, 'timer');
         if (timers.find(actor.id)) throw timerAlreadyRunning(actor.username);
         const startedAt = Date.now();
+        const started = wallClock(startedAt, timers.zoneOf(actor.id));
         // Activity ids only when sent: without, the project's default applies at stop.
         const sent = fields.activities !== undefined && fields.activities.length > 0;
         timers.insert({
@@ -73,7 +74,7 @@ export function createTimerService(deps: TimerServiceDeps) {
           activity_ids: JSON.stringify(sent ? activityIds : []),
           notes: fields.notes ?? null,
           issue_uri: fields.issue_uri ?? null,
-          date_worked: fields.date_worked ?? localDate(startedAt),
+          date_worked: fields.date_worked ?? started.date,
           started_at: startedAt,
         });
         return toTimerJson(find(actor.id), startedAt);
@@ -100,12 +101,15 @@ export function createTimerService(deps: TimerServiceDeps) {
           throw invalidForeignKey('time', 'activity');
         }
         const stoppedAt = Date.now();
+        // When it started, on the owner's wall clock: their time zone, else the server's.
+        const startTime = wallClock(timer.started_at, timers.zoneOf(owner.id)).time;
         const time = times.create(actor, {
           duration: fields.duration ?? Math.max(1, elapsedSeconds(timer.started_at, stoppedAt)),
           user: owner.username,
           project: (JSON.parse(timer.project) as string[])[0],
           activities: fields.activities ?? JSON.parse(timer.activities),
           date_worked: fields.date_worked ?? timer.date_worked,
+          start_time: fields.start_time === undefined ? startTime : fields.start_time,
           issue_uri: fields.issue_uri === undefined ? timer.issue_uri : fields.issue_uri,
           notes: fields.notes === undefined ? timer.notes : fields.notes,
         });

@@ -44,10 +44,13 @@ export function createTimerStore(db: Db) {
       issue_uri, date_worked, started_at)
     VALUES (@user_id, @project_id, @activity_ids, @notes, @issue_uri, @date_worked, @started_at)`);
   const remove = db.prepare('DELETE FROM timers WHERE user_id = ?');
+  const zoneOf = db.prepare('SELECT timezone FROM users WHERE id = ?').pluck();
 
   return {
     find: (userId: number) => byUser.get(userId) as StoredTimer | undefined,
     insert: (timer: NewTimer) => void insert.run(timer),
+    /** The user's time zone (issue 31): an IANA name, or null for the server's. */
+    zoneOf: (userId: number) => (zoneOf.get(userId) as string | null | undefined) ?? null,
     /** Deletes the user's timer; false when there was none. */
     remove: (userId: number) => remove.run(userId).changes === 1,
   };

@@ -70,6 +70,7 @@ export const listedTimeJson = (row: string) =>
     project: 'lp.json',
     activities: 'ls.json',
     date_worked: `json_quote(${row}.date_worked)`,
+    start_time: `${row}.start_time`,
     issue_uri: `${row}.issue_uri`,
     notes: `${row}.notes`,
     created_at: `${row}.created`,

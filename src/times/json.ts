@@ -44,6 +44,7 @@ const timeFieldsSql = ({
   project: `json(${projectSlugsOf(`${row}.project_id`)})`,
   activities: `json(${activitySlugs})`,
   date_worked: `${row}.date_worked`,
+  start_time: `${row}.start_time`,
   issue_uri: `${row}.issue_uri`,
   notes: `${row}.notes`,
   created_at: sqlDate(`${row}.created_at`),
@@ -115,6 +116,8 @@ export const TIME_CSV_HEADER = [
   'updated_at',
   'deleted_at',
   'revision',
+  // An extension (issue 31), after TimeSync's fields so that their columns keep their places.
+  'start_time',
 ] as const;
 
 /**
@@ -139,5 +142,6 @@ export function timeCsvCells(json: string): (string | number | null)[] {
     t.updated_at,
     t.deleted_at,
     t.revision,
+    t.start_time,
   ];
 }

@@ -1,5 +1,6 @@
 // Shapes of time entries sent to POST /times and POST /times/:uuid (SPEC §4.3).
 import * as v from 'valibot';
+import { isTimeOfDay } from '../dates';
 import { sameKeys } from '../shapes/kit';
 import type { TimeCreate, TimeUpdate } from '../shapes/time';
 import {
@@ -29,6 +30,8 @@ const common = {
   user: username(),
   project: slug(),
   date_worked: calendarDate(),
+  // An extension (issue 31): '' clears it like null, as web forms send empty fields.
+  start_time: optionalTyped(isTimeOfDay, 'a time of day'),
   issue_uri: optionalTyped(
     (s) => isHttpUri(s, 2048),
     'http or https URI of at most 2048 characters',
@@ -48,6 +51,7 @@ export const createTimeSchema = v.strictObject({
     ),
   ),
   date_worked: common.date_worked,
+  start_time: common.start_time,
   issue_uri: common.issue_uri,
   notes: common.notes,
 });
@@ -67,6 +71,7 @@ export const updateTimeSchema = v.strictObject({
     ),
   ),
   date_worked: v.optional(common.date_worked),
+  start_time: common.start_time,
   issue_uri: common.issue_uri,
   notes: common.notes,
 });

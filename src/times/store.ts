@@ -26,6 +26,7 @@ export interface StoredTime extends TimeRow {
   project_id: number;
   duration: number;
   date_worked: string;
+  start_time: string | null;
   issue_uri: string | null;
   notes: string | null;
   deleted_at: number | null;
@@ -204,6 +205,8 @@ interface TimeColumns {
   user_id: number;
   project_id: number;
   date_worked: string;
+  /** HH:MM:SS or null (issue 31) */
+  start_time: string | null;
   issue_uri: string | null;
   notes: string | null;
   changed_by: number;
@@ -233,7 +236,7 @@ export type TimeStore = ReturnType<typeof createTimeStore>;
  * its API JSON, in one indexed lookup.
  */
 export const TIME_BY_UUID_SQL = `SELECT t.id, t.uuid, t.user_id, t.project_id, t.duration,
-    t.date_worked, t.issue_uri, t.notes, t.deleted_at,
+    t.date_worked, t.start_time, t.issue_uri, t.notes, t.deleted_at,
     (SELECT json_group_array(activity_id ORDER BY activity_id) FROM time_activities
       WHERE time_id = t.id) AS activity_ids,
     coalesce(pu.member, 0) AS viewer_member, coalesce(pu.spectator, 0) AS viewer_spectator,
@@ -294,25 +297,25 @@ export function createTimeStore(db: Db, readers: ReaderPool, readShort: ShortLis
     .pluck();
 
   const insert = db.prepare(`INSERT INTO times (uuid, revision, duration, user_id, project_id,
-      date_worked, issue_uri, notes, created_at, changed_by)
-    VALUES (@uuid, 1, @duration, @user_id, @project_id, @date_worked, @issue_uri, @notes,
-      @created_at, @changed_by)`);
+      date_worked, start_time, issue_uri, notes, created_at, changed_by)
+    VALUES (@uuid, 1, @duration, @user_id, @project_id, @date_worked, @start_time, @issue_uri,
+      @notes, @created_at, @changed_by)`);
   const addActivity = db.prepare(
     'INSERT OR IGNORE INTO time_activities (time_id, activity_id) VALUES (?, ?)',
   );
   const clearActivities = db.prepare('DELETE FROM time_activities WHERE time_id = ?');
   // The current state becomes history exactly as it is, activities included.
   const archive = db.prepare(`INSERT INTO time_revisions (time_id, revision, duration, user_id,
-      project_id, date_worked, issue_uri, notes, activity_ids, created_at, updated_at,
-      deleted_at, changed_by)
-    SELECT t.id, t.revision, t.duration, t.user_id, t.project_id, t.date_worked, t.issue_uri,
-      t.notes, (SELECT json_group_array(activity_id ORDER BY activity_id) FROM time_activities
-        WHERE time_id = t.id),
+      project_id, date_worked, start_time, issue_uri, notes, activity_ids, created_at,
+      updated_at, deleted_at, changed_by)
+    SELECT t.id, t.revision, t.duration, t.user_id, t.project_id, t.date_worked, t.start_time,
+      t.issue_uri, t.notes, (SELECT json_group_array(activity_id ORDER BY activity_id)
+        FROM time_activities WHERE time_id = t.id),
       t.created_at, t.updated_at, t.deleted_at, t.changed_by
     FROM times t WHERE t.id = ?`);
   const update = db.prepare(`UPDATE times SET revision = revision + 1, duration = @duration,
       user_id = @user_id, project_id = @project_id, date_worked = @date_worked,
-      issue_uri = @issue_uri, notes = @notes, updated_at = @updated_at, deleted_at = NULL,
+      start_time = @start_time, issue_uri = @issue_uri, notes = @notes, updated_at = @updated_at, deleted_at = NULL,
       changed_by = @changed_by
     WHERE id = @id`);
   const softDelete = db.prepare(

@@ -10,6 +10,7 @@ export interface UserRow {
   password_hash: string | null;
   email: string | null;
   meta: string | null;
+  timezone: string | null;
   site_spectator: number;
   site_manager: number;
   site_admin: number;
@@ -31,6 +32,7 @@ export function toUserJson(row: UserRow): User {
     site_admin: row.site_admin === 1,
     active: row.active === 1,
     meta: row.meta,
+    timezone: row.timezone,
     ...changeDates(row),
   };
 }

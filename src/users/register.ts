@@ -13,6 +13,7 @@ export const NEW_USER_DEFAULTS: Readonly<UserFields> = Object.freeze({
   password_hash: null,
   email: null,
   meta: null,
+  timezone: null,
   site_spectator: false,
   site_manager: false,
   site_admin: false,

@@ -1,5 +1,6 @@
 // Shapes of user objects sent to POST /users and POST /users/:username (SPEC §4.4).
 import * as v from 'valibot';
+import { isTimeZone } from '../dates';
 import { sameKeys } from '../shapes/kit';
 import type { UserCreate, UserUpdate } from '../shapes/user';
 import { isEmail, optionalBoolean, optionalText, optionalTyped, slugArray } from '../validate';
@@ -29,6 +30,8 @@ const common = {
   site_admin: optionalBoolean(),
   active: optionalBoolean(),
   meta: optionalText(10_000),
+  // An extension (issue 31): the zone the timer writes start times in; '' clears it.
+  timezone: optionalTyped(isTimeZone, 'an IANA time zone'),
 };
 
 export const createUserSchema = v.strictObject({

@@ -28,6 +28,7 @@ const fieldsOf = (row: UserRow): UserFields => ({
   password_hash: row.password_hash,
   email: row.email,
   meta: row.meta,
+  timezone: row.timezone,
   site_spectator: row.site_spectator === 1,
   site_manager: row.site_manager === 1,
   site_admin: row.site_admin === 1,
@@ -51,6 +52,7 @@ function apply(base: UserFields, baseRoles: string[], input: UserInput) {
   set('password_hash', 'password', input.password);
   set('email', 'email', input.email);
   set('meta', 'meta', input.meta);
+  set('timezone', 'timezone', input.timezone);
   set('site_spectator', 'site_spectator', input.site_spectator);
   set('site_manager', 'site_manager', input.site_manager);
   set('site_admin', 'site_admin', input.site_admin);

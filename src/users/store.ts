@@ -15,6 +15,8 @@ export interface UserFields {
   password_hash: string | null;
   email: string | null;
   meta: string | null;
+  /** IANA time zone name, or null (the server's) */
+  timezone: string | null;
   site_spectator: boolean;
   site_manager: boolean;
   site_admin: boolean;
@@ -53,6 +55,7 @@ const USER_COLUMNS = columnsSql<UserRow>({
   password_hash: 'u.password_hash',
   email: 'u.email',
   meta: 'u.meta',
+  timezone: 'u.timezone',
   site_spectator: 'u.site_spectator',
   site_manager: 'u.site_manager',
   site_admin: 'u.site_admin',
@@ -102,11 +105,11 @@ export function createUserStore(db: Db, readers: ReaderPool) {
   );
   const idsByUsername = db.prepare('SELECT id FROM users WHERE username = ?').pluck();
   const insert = db.prepare(`INSERT INTO users (username, display_name, password_hash, email, meta,
-      site_spectator, site_manager, site_admin, active, created_at)
-    VALUES (@username, @display_name, @password_hash, @email, @meta,
+      timezone, site_spectator, site_manager, site_admin, active, created_at)
+    VALUES (@username, @display_name, @password_hash, @email, @meta, @timezone,
       @site_spectator, @site_manager, @site_admin, @active, @created_at)`);
   const update = db.prepare(`UPDATE users SET display_name = @display_name,
-      password_hash = @password_hash, email = @email, meta = @meta,
+      password_hash = @password_hash, email = @email, meta = @meta, timezone = @timezone,
       site_spectator = @site_spectator, site_manager = @site_manager, site_admin = @site_admin,
       active = @active, updated_at = @updated_at, deleted_at = @deleted_at
     WHERE id = @id`);

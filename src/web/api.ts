@@ -279,7 +279,9 @@ export const api = {
     request<TimeRevision[]>('GET', `/times/${seg(uuid)}/history`, {
       query: { include_deleted: 'true' },
     }),
-  async createTime(object: Omit<TimeFields, 'notes' | 'issue_uri'> & Partial<TimeFields>) {
+  async createTime(
+    object: Omit<TimeFields, 'notes' | 'issue_uri' | 'start_time'> & Partial<TimeFields>,
+  ) {
     const time = await request<Time>('POST', '/times', { body: { object } });
     announce({ uuid: time.uuid, time });
     return time;

@@ -128,6 +128,7 @@ describe('timetrack admin export and import', () => {
       'deleted_at',
       'tokens_valid_after',
       'kept_token_iat',
+      'timezone',
     ]);
     assert.equal(
       user.password_hash,

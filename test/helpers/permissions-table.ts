@@ -382,6 +382,12 @@ export const RULES: readonly Rule[] = [
     allowed: ALL,
   },
   {
+    id: 'users.update.self.timezone',
+    endpoint: 'POST /v0/users/:username',
+    target: 'oneself: timezone',
+    allowed: ALL,
+  },
+  {
     id: 'users.update.self.password',
     endpoint: 'POST /v0/users/:username',
     target: 'oneself: password',
@@ -415,6 +421,14 @@ export const RULES: readonly Rule[] = [
     allowed: ['admin'],
     refusal: 'update user {username}',
     refusalFor: { sitemgr: 'set password of user {username}' },
+  },
+  {
+    id: 'users.update.other.timezone',
+    endpoint: 'POST /v0/users/:username',
+    target: 'another user: timezone',
+    allowed: ['admin'],
+    refusal: 'update user {username}',
+    refusalFor: { sitemgr: 'set timezone of user {username}' },
   },
   {
     id: 'users.update.other.admin',

@@ -35,6 +35,7 @@ const EMPTY: Shown = {
   site_spectator: false,
   active: true,
   'org-roles': [],
+  timezone: null,
   deleted_at: null,
 };
 

@@ -328,6 +328,12 @@ describe('authorization matrix (SPEC §3)', () => {
         return { method: 'POST', path: '/users', body: { username: fresh('new') } };
       case 'users.update.self.profile':
         return { method: 'POST', path: `/users/${caller}`, body: { display_name: fresh('Me') } };
+      case 'users.update.self.timezone':
+        return {
+          method: 'POST',
+          path: `/users/${caller}`,
+          body: { timezone: await otherZone(caller) },
+        };
       case 'users.update.self.password':
         return {
           method: 'POST',
@@ -359,6 +365,13 @@ describe('authorization matrix (SPEC §3)', () => {
           method: 'POST',
           path: '/users/target',
           body: { password: bcryptHash(fresh('pw')) },
+          names: { username: 'target' },
+        };
+      case 'users.update.other.timezone':
+        return {
+          method: 'POST',
+          path: '/users/target',
+          body: { timezone: await otherZone('target') },
           names: { username: 'target' },
         };
       case 'users.update.other.admin':
@@ -407,6 +420,12 @@ describe('authorization matrix (SPEC §3)', () => {
 
   async function currentFlag(username: string, flag: string): Promise<boolean> {
     return ok(await server.api.get(`/users/${username}`, admin), username)[flag];
+  }
+
+  /** A time zone other than the user's, so that each request changes it. */
+  async function otherZone(username: string): Promise<string> {
+    const { timezone } = ok(await server.api.get(`/users/${username}`, admin), username);
+    return timezone === 'Europe/Berlin' ? 'America/Denver' : 'Europe/Berlin';
   }
 
   function send(req: Request, token: string | undefined): Promise<Reply> {

@@ -64,6 +64,13 @@ const show = (user: TestUser, query?: Record<string, string>) =>
 const discard = (user: TestUser, query?: Record<string, string>) =>
   server.api.del('/timer', user.token, query);
 
+/** An instant's time of day on the server's clock (this process's: TZ=UTC in `npm test`). */
+function serverClock(iso: string): string {
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
 function assertElapsed(timer: Timer) {
   assert.ok(Number.isInteger(timer.elapsed) && timer.elapsed >= 0, `elapsed ${timer.elapsed}`);
 }
@@ -110,6 +117,7 @@ describe('a timer', () => {
       project: [P],
       activities: [dev, docs].sort(),
       date_worked: '2026-03-02',
+      start_time: serverClock(started.started_at),
       issue_uri: 'https://example.com/issues/56',
       notes: 'Settings page',
       created_at: TODAY,
@@ -271,6 +279,81 @@ describe('a timer', () => {
     );
     ok(await show(bob));
     ok(await discard(bob));
+  });
+});
+
+describe('the start time a timer writes (issue 31)', () => {
+  // Zones without daylight saving, so that each wall clock is a fixed shift from UTC:
+  // the server's (this process's TZ, set here) +05:45, the user's −04:00.
+  const SERVER_ZONE = { name: 'Asia/Kathmandu', minutes: 5 * 60 + 45 };
+  const USER_ZONE = { name: 'America/Caracas', minutes: -4 * 60 };
+  let zoned: TestUser;
+  let plain: TestUser;
+  let savedTz: string | undefined;
+  let Z: string; // their project
+
+  /** The wall clock `minutes` from UTC at an instant: its date and time of day. */
+  const clockAt = (iso: string, minutes: number) => {
+    const shifted = new Date(Date.parse(iso) + minutes * 60_000).toISOString();
+    return { date: shifted.slice(0, 10), time: shifted.slice(11, 19) };
+  };
+
+  before(async () => {
+    zoned = await createUser(server, { timezone: USER_ZONE.name });
+    plain = await createUser(server);
+    const users = { [zoned.username]: { member: true }, [plain.username]: { member: true } };
+    Z = (await createProject(server, { users, default_activity: docs })).slugs[0] as string;
+    savedTz = process.env.TZ;
+    process.env.TZ = SERVER_ZONE.name; // the server runs in this process
+  });
+  after(() => {
+    if (savedTz === undefined) delete process.env.TZ;
+    else process.env.TZ = savedTz;
+  });
+
+  it("is when it started on the server's clock for a user without a time zone", async () => {
+    const started = ok(await start(plain, { project: Z }));
+    const at = clockAt(started.started_at, SERVER_ZONE.minutes);
+    assert.equal(started.date_worked, at.date, 'today on the same clock');
+    const time = ok(await stop(plain, { duration: 60 }));
+    assert.deepEqual([time.date_worked, time.start_time], [at.date, at.time]);
+    assert.deepEqual(ok(await server.api.get(`/times/${time.uuid}`, plain.token)), time);
+  });
+
+  it("is when it started in the user's time zone when they have one", async () => {
+    const started = ok(await start(zoned, { project: Z }));
+    const at = clockAt(started.started_at, USER_ZONE.minutes);
+    assert.equal(started.date_worked, at.date, 'today in their zone');
+    const time = ok(await stop(zoned, { duration: 60 }));
+    assert.deepEqual([time.date_worked, time.start_time], [at.date, at.time]);
+  });
+
+  it("is the owner's clock when an admin stops it, and keeps a date_worked sent at start", async () => {
+    const started = ok(await start(zoned, { project: Z, date_worked: '2026-01-05' }));
+    const time = ok(await stop(asAdmin(), { duration: 60 }, `?user=${zoned.username}`));
+    assert.deepEqual(
+      [time.user, time.date_worked, time.start_time],
+      [zoned.username, '2026-01-05', clockAt(started.started_at, USER_ZONE.minutes).time],
+    );
+  });
+
+  it('takes a start_time sent at stop, null for none; a bad one is kind 4 and keeps the timer', async () => {
+    ok(await start(plain, { project: Z }));
+    for (const [start_time, type] of [
+      ['7:00', 'string'],
+      [700, 'number'],
+    ] as const) {
+      assert.deepEqual(
+        (await stop(plain, { start_time })).body,
+        badObjectBody(`Field start_time of time should be a time of day but was sent as ${type}`),
+      );
+    }
+    ok(await show(plain));
+    const sent = ok(await stop(plain, { duration: 60, start_time: '07:00:00' }));
+    assert.equal(sent.start_time, '07:00:00');
+    ok(await start(plain, { project: Z }));
+    const none = ok(await stop(plain, { duration: 60, start_time: null }));
+    assert.equal(none.start_time, null);
   });
 });
 

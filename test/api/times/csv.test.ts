@@ -23,6 +23,7 @@ const TIME_HEADER = [
   'updated_at',
   'deleted_at',
   'revision',
+  'start_time',
 ];
 
 interface Time {
@@ -33,6 +34,7 @@ interface Time {
   project: string[];
   activities: string[];
   date_worked: string;
+  start_time: string | null;
   issue_uri: string | null;
   notes: string | null;
   created_at: string;
@@ -56,6 +58,7 @@ const csvOf = (t: Time): string[] => [
   t.updated_at ?? '',
   t.deleted_at ?? '',
   String(t.revision),
+  t.start_time ?? '',
 ];
 
 /** RFC 4180 records: CRLF between records, every record as wide as the header. */

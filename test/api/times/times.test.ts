@@ -108,6 +108,7 @@ describe('creating a time', () => {
       project: [withDefault, alias],
       activities: [dev, docs].sort(),
       date_worked: '2024-02-29',
+      start_time: null,
       issue_uri: 'https://example.com/issues/1',
       notes: 'Wrote the docs',
       created_at: TODAY,

@@ -26,6 +26,7 @@ const USER_FIELDS = [
   'site_admin',
   'site_manager',
   'site_spectator',
+  'timezone',
   'updated_at',
   'username',
 ];
@@ -66,6 +67,7 @@ describe('creating users', () => {
       site_admin: false,
       active: true,
       meta: 'notes about them',
+      timezone: null,
       created_at: today(),
       updated_at: null,
       deleted_at: null,
