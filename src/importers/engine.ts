@@ -202,7 +202,6 @@ export async function runImport(
     problems: [],
     problem_count: 0,
     dropped: [],
-    start_times: inserts.keepsStartTime,
     stopped: null,
   };
   const reasons = new Map<string, number>();

@@ -49,7 +49,6 @@ export function reportText(r: ImportReport): string {
       `Columns dropped (no place for them here): ${dropped.map((d) => `${d.column} (${d.values} values)`).join(', ')}`,
     );
   }
-  if (!r.start_times) lines.push('Start times were not kept: this database has no start_time yet.');
   if (r.stopped) lines.push(`Stopped at line ${r.stopped.line}: ${r.stopped.error}`);
   return lines.join('\n');
 }

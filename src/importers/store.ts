@@ -8,7 +8,7 @@ export interface KnownUser {
   username: string;
   display_name: string | null;
   email: string | null;
-  /** The user's IANA zone once users have one (issue 31 §1), else null. */
+  /** The user's IANA zone (issue 31 §1), if they chose one. */
   timezone: string | null;
 }
 
@@ -27,15 +27,8 @@ export interface KnownActivity {
 
 export type ImportStore = ReturnType<typeof createImportStore>;
 
-const hasColumn = (db: Db, table: string, column: string) =>
-  db
-    .prepare('SELECT count(*) FROM pragma_table_info(?) WHERE name = ?')
-    .pluck()
-    .get(table, column) === 1;
-
 export function createImportStore(db: Db) {
-  const zone = hasColumn(db, 'users', 'timezone') ? 'timezone' : 'NULL';
-  const users = db.prepare(`SELECT id, username, display_name, email, ${zone} AS timezone
+  const users = db.prepare(`SELECT id, username, display_name, email, timezone
     FROM users WHERE deleted_at IS NULL ORDER BY id`);
   const projects = db.prepare(`SELECT p.id, p.name, da.id AS default_activity_id FROM projects p
     LEFT JOIN activities da ON da.id = p.default_activity_id AND da.deleted_at IS NULL

@@ -69,7 +69,6 @@ export const ImportReport = component(
       dropped: array(shown({ column: string(), values: count }), {
         description: 'Columns with no place here, and how many rows had a value in each',
       }),
-      start_times: boolean({ description: 'Whether the entries keep their start time' }),
       stopped: nullable(shown({ line: count, error: string() })),
     },
     [],

@@ -388,11 +388,9 @@ export function createTimeStore(db: Db, readers: ReaderPool, readShort: ShortLis
   };
 }
 
-/** A time written by an import: NewTime with the time of day it started, when known. */
+/** A time written by an import: NewTime, written by nobody when the command line imports. */
 export interface ImportedTime extends Omit<NewTime, 'changed_by'> {
   changed_by: number | null;
-  /** HH:MM:SS; kept only once times have the column (issue 31 §1). */
-  start_time: string | null;
 }
 
 export type TimeImportStatements = ReturnType<typeof createTimeImportStatements>;
@@ -400,27 +398,19 @@ export type TimeImportStatements = ReturnType<typeof createTimeImportStatements>
 /**
  * The inserts of an import (importers/engine.ts): a new time and its activities, without
  * reading its JSON back as `insert` does, so that a million rows go at the speed of the
- * triggers. The same statements as `insert`, the start time added where the schema has it.
+ * triggers. The same statements as `insert`.
  */
 export function createTimeImportStatements(db: Db) {
-  const hasStart =
-    (db
-      .prepare("SELECT count(*) FROM pragma_table_info('times') WHERE name = 'start_time'")
-      .pluck()
-      .get() as number) === 1;
   const insert = db.prepare(`INSERT INTO times (uuid, revision, duration, user_id, project_id,
-      date_worked, issue_uri, notes, created_at, changed_by${hasStart ? ', start_time' : ''})
-    VALUES (@uuid, 1, @duration, @user_id, @project_id, @date_worked, @issue_uri, @notes,
-      @created_at, @changed_by${hasStart ? ', @start_time' : ''})`);
+      date_worked, start_time, issue_uri, notes, created_at, changed_by)
+    VALUES (@uuid, 1, @duration, @user_id, @project_id, @date_worked, @start_time, @issue_uri,
+      @notes, @created_at, @changed_by)`);
   const addActivity = db.prepare(
     'INSERT OR IGNORE INTO time_activities (time_id, activity_id) VALUES (?, ?)',
   );
   return {
-    /** Whether entries keep their start time (the schema has times.start_time). */
-    keepsStartTime: hasStart,
     insert(time: ImportedTime, activityIds: readonly number[]): number {
-      const { start_time, ...rest } = time;
-      const id = Number(insert.run(hasStart ? time : rest).lastInsertRowid);
+      const id = Number(insert.run(time).lastInsertRowid);
       for (const activityId of activityIds) addActivity.run(id, activityId);
       return id;
     },

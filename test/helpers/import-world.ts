@@ -257,7 +257,7 @@ export function shown(t: Record<string, any>): ExpectedEntry {
     user: t.user,
     project: t.project[0],
     date_worked: t.date_worked,
-    start_time: 'start_time' in t ? t.start_time : null,
+    start_time: t.start_time,
     duration: t.duration,
     activities: t.activities,
     notes: t.notes,
