@@ -10,6 +10,7 @@ import { databaseChecksum } from '../helpers/checksum';
 import { assertUserError, runCli } from '../helpers/cli';
 import { byStart, EXPECTED, fixture, importWorld, shown, sums } from '../helpers/import-world';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { serial, xlsx } from '../helpers/xlsx';
 
 const importFrom = (server: TestServer, format: string, file: string, ...flags: string[]) =>
   runCli(['admin', 'import-from', format, file, '--db', server.dbFile, ...flags], {
@@ -173,5 +174,125 @@ describe('admin import-from: people and files', () => {
     const res = await importFrom(server, 'excel', fixture('toggl'));
     assert.notEqual(res.code, 0);
     assert.match(res.stderr, /excel/);
+  });
+});
+
+describe('admin import-from: time zones and spreadsheets', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+    await importWorld(server);
+    const res = await server.api.post('/users/alice', server.adminToken, {
+      timezone: 'Europe/Berlin',
+    });
+    assert.equal(res.status, 200, res.text);
+  });
+  after(() => server.close());
+
+  const utcFile = (notes: string) =>
+    'Description,Task,Project,User,Start,End,Duration\n' +
+    `${notes} A,Development,Website Redesign,Alice Smith,2024-03-04T23:30:00Z,2024-03-05T00:30:00Z,01:00:00\n` +
+    `${notes} B,Development,Website Redesign,Bob Jones,2024-03-04T23:30:00+00:00,,00:30:00\n`;
+  const started = async (notes: string) =>
+    Object.fromEntries(
+      ((await server.api.get('/times', server.adminToken)).body as any[])
+        .filter((t) => t.notes.startsWith(notes))
+        .map((t) => [t.user, `${t.date_worked} ${t.start_time}`]),
+    );
+
+  it("UTC times are shown in each person's time zone, else the server's", async () => {
+    writeFileSync(join(server.dir, 'utc.csv'), utcFile('zoned'));
+    const res = await importFrom(server, 'solidtime', join(server.dir, 'utc.csv'));
+    assert.equal(res.code, 0, res.stderr);
+    // Alice works in Berlin: 23:30 UTC is 00:30 the next day there; Bob has no zone (TZ=UTC).
+    assert.deepEqual(await started('zoned'), {
+      alice: '2024-03-05 00:30:00',
+      bob: '2024-03-04 23:30:00',
+    });
+  });
+
+  it('--timezone decides for everyone', async () => {
+    writeFileSync(join(server.dir, 'utc2.csv'), utcFile('new-york'));
+    const res = await importFrom(
+      server,
+      'solidtime',
+      join(server.dir, 'utc2.csv'),
+      '--timezone',
+      'America/New_York',
+    );
+    assert.equal(res.code, 0, res.stderr);
+    assert.deepEqual(await started('new-york'), {
+      alice: '2024-03-04 18:30:00',
+      bob: '2024-03-04 18:30:00',
+    });
+  });
+
+  it("reads Kimai's Excel export (XLSX): dates, times and durations from their number formats", async () => {
+    const file = join(server.dir, 'kimai.xlsx');
+    writeFileSync(
+      file,
+      xlsx([
+        [
+          'Date',
+          'From',
+          'To',
+          'Duration',
+          'User',
+          'Customer',
+          'Project',
+          'Activity',
+          'Description',
+          'Billable',
+        ],
+        [
+          { n: serial('2024-03-04T00:00:00'), style: 'date' },
+          { n: serial('2024-03-04T22:30:00'), style: 'datetime' },
+          { n: serial('2024-03-05T01:00:00'), style: 'datetime' },
+          { n: 2.5 / 24, style: 'duration' },
+          'alice',
+          'Acme, Inc.',
+          'Website Redesign',
+          'Development',
+          'Spreadsheet <night> & "day"',
+          'yes',
+        ],
+        [
+          { n: serial('2024-03-06T00:00:00'), style: 'date' },
+          { n: 0.375, style: 'time' },
+          { n: 0.40625, style: 'time' },
+          { n: 2700 },
+          'bob@example.com',
+          'Acme, Inc.',
+          'Website Redesign',
+          '',
+          'Seconds as a plain number',
+          'no',
+        ],
+      ]),
+    );
+    const res = await importFrom(server, 'kimai', file, '--json');
+    assert.equal(res.code, 0, res.stderr);
+    const report = JSON.parse(res.stdout);
+    assert.equal(report.entries.created, 2, JSON.stringify(report.problems));
+    assert.deepEqual(report.dropped, [
+      { column: 'Customer', values: 2 },
+      { column: 'Billable', values: 2 },
+    ]);
+    const times = ((await server.api.get('/times', server.adminToken)).body as any[])
+      .filter((t) => /Spreadsheet|Seconds/.test(t.notes))
+      .map((t) => [t.user, t.date_worked, t.start_time, t.duration, t.notes])
+      .sort();
+    assert.deepEqual(times, [
+      ['alice', '2024-03-04', '22:30:00', 9000, 'Spreadsheet <night> & "day"'],
+      ['bob', '2024-03-06', '09:00:00', 2700, 'Seconds as a plain number'],
+    ]);
+  });
+
+  it('a spreadsheet given as another tool is refused', async () => {
+    writeFileSync(join(server.dir, 'x.xlsx'), xlsx([['Date']]));
+    assertUserError(
+      await importFrom(server, 'toggl', join(server.dir, 'x.xlsx')),
+      /is a spreadsheet, not a Toggl Track detailed report \(CSV\)/,
+    );
   });
 });
