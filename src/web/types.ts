@@ -13,6 +13,7 @@ import type { UserCreate } from '../shapes/user';
 
 export type { ActivityHistoryRevision as ActivityRevision } from '../shapes/activity';
 export type { ErrorBody } from '../shapes/error';
+export type { ImportReport } from '../shapes/import';
 export type { Info } from '../shapes/meta';
 export type { OrgRole } from '../shapes/org-role';
 /** One revision of a history (GET …/:uuid/history): as served, who made it and when. */
