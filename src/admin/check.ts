@@ -1,8 +1,9 @@
 // `timetrack admin check`: SQLite's own integrity and foreign-key checks plus the
 // invariants of our schema that no constraint expresses (revision chains, live slugs,
 // deleted users, password hashes, kept tokens, stored time and project JSON, URIs the API
-// would refuse). Read-only: it reports, never repairs.
+// would refuse, start times and time zones). Read-only: it reports, never repairs.
 
+import { isTimeZone } from '../dates';
 import type { Db } from '../db/open';
 import { STALE_PROJECT_JSON_SQL } from '../projects/json-store';
 import { WRONG_MONTH_TOTALS_SQL } from '../reports/store';
@@ -99,6 +100,40 @@ const PROJECT_JSON_INVARIANTS: readonly string[] = [
    FROM projects p WHERE NOT EXISTS (SELECT 1 FROM project_json j WHERE j.project_id = p.id)`,
 ];
 
+/**
+ * Start times (sql/014) another program wrote into history: times itself has a CHECK, its
+ * revisions are only ever copied from it, so one here was written around the API.
+ */
+const START_TIME_INVARIANTS: readonly string[] = [
+  `SELECT printf('time %s revision %d: start_time %s is not a time of day (HH:MM:SS)', t.uuid,
+     r.revision, json_quote(r.start_time))
+   FROM time_revisions r JOIN times t ON t.id = r.time_id
+   WHERE r.start_time IS NOT NULL AND NOT (r.start_time GLOB '[0-2][0-9]:[0-5][0-9]:[0-5][0-9]'
+     AND r.start_time <= '23:59:59')
+   ORDER BY t.id, r.revision`,
+];
+
+/**
+ * Users' time zones (sql/014) this server's time zone data does not know (written around
+ * the API, or dropped from a newer tz database): the timer uses the server's zone instead.
+ */
+function unknownTimeZones(db: Db): string[] {
+  if (!columnsOf(db, 'users').includes('timezone')) return []; // an older schema
+  const rows = db
+    .prepare('SELECT username, timezone FROM users WHERE timezone IS NOT NULL ORDER BY id')
+    .raw()
+    .iterate() as Iterable<[string, string]>;
+  const problems: string[] = [];
+  for (const [username, zone] of rows) {
+    if (!isTimeZone(String(zone))) {
+      problems.push(
+        `user ${username}: timezone ${JSON.stringify(zone)} is not a time zone this server knows; its timer uses the server's`,
+      );
+    }
+  }
+  return problems;
+}
+
 /** The per-month totals of reports (sql/006) agree with the entries. */
 const MONTH_TOTALS_INVARIANTS: readonly string[] = [
   `SELECT printf('time totals of %s, project %d, user %d (time_month_totals) differ from its entries',
@@ -175,9 +210,11 @@ export function findProblems(db: Db): string[] {
     ...(columnsOf(db, 'time_user_rows').length > 0 ? TIME_ROWS_INVARIANTS : []),
     ...(columnsOf(db, 'project_json').length > 0 ? PROJECT_JSON_INVARIANTS : []),
     ...(columnsOf(db, 'time_month_totals').length > 0 ? MONTH_TOTALS_INVARIANTS : []),
+    ...(columnsOf(db, 'time_revisions').includes('start_time') ? START_TIME_INVARIANTS : []),
   ];
   for (const sql of invariants) problems.push(...(db.prepare(sql).pluck().all() as string[]));
   problems.push(...refusedUris(db));
+  problems.push(...unknownTimeZones(db));
   const hashes = db.prepare(
     'SELECT username, password_hash FROM users WHERE password_hash IS NOT NULL ORDER BY id',
   );

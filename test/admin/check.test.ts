@@ -115,6 +115,31 @@ describe('timetrack admin check', () => {
     ]);
   });
 
+  it('reports a start time in history and a time zone the API would refuse', async () => {
+    const copy = await copyOf('start-times.db');
+    const edit = new Database(copy);
+    const FIRST = 'c0000001-3333-4333-8333-000000000001';
+    // Written around the API: times itself refuses a malformed start_time (a CHECK).
+    assert.throws(
+      () => edit.exec(`UPDATE times SET start_time = '25:00:00' WHERE uuid = '${FIRST}'`),
+      /CHECK constraint failed/,
+    );
+    edit.exec(`
+      UPDATE times SET start_time = '09:00:00' WHERE uuid = '${FIRST}';
+      UPDATE time_revisions SET start_time = '9am'
+        WHERE time_id = (SELECT id FROM times WHERE uuid = '${FIRST}');
+      UPDATE users SET timezone = 'Mars/Olympus_Mons' WHERE username = 'dev2';
+      UPDATE users SET timezone = 'Europe/Berlin' WHERE username = 'mgr';
+    `);
+    edit.close();
+    const res = await runCli(['admin', 'check', '--db', copy]);
+    assertUserError(res, new RegExp(`^timetrack: 2 problems found in ${copy}\\n$`));
+    assert.deepEqual(res.stdout.trimEnd().split('\n'), [
+      `time ${FIRST} revision 1: start_time "9am" is not a time of day (HH:MM:SS)`,
+      `user dev2: timezone "Mars/Olympus_Mons" is not a time zone this server knows; its timer uses the server's`,
+    ]);
+  });
+
   it('reports a gap in a revision chain', async () => {
     const gap = await copyOf('gap.db');
     const edit = new Database(gap);

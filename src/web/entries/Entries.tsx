@@ -122,6 +122,11 @@ export function Entries(props: { username: string; query: URLSearchParams }) {
                       <tr key={t.uuid} class={t.deleted_at ? 'deleted' : undefined}>
                         <td class="nowrap">
                           {t.date_worked}
+                          {t.start_time && (
+                            <span class="muted" title={`Started at ${t.start_time}`}>
+                              {` ${t.start_time.slice(0, 5)}`}
+                            </span>
+                          )}
                           {t.deleted_at && <span class="badge">deleted</span>}
                         </td>
                         <td>{t.user}</td>

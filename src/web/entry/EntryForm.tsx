@@ -1,4 +1,5 @@
-// One time entry's form: date, duration, project, activities, notes, issue URI. Sends
+// One time entry's form: date, start time (optional), duration, project, activities,
+// notes, issue URI. Sends
 // only what changed (POST /v0/times/:uuid); a refusal is shown next to the field it
 // names, anything else above the buttons. Used from the timesheet (a cell's entries)
 // and the entries page.
@@ -9,7 +10,15 @@ import { formatDuration, parseDuration } from '../base/duration';
 import { FormEnd, Problem, problemProps, useSave } from '../base/field-problems';
 import { projectOptions, Select } from '../base/fields';
 
-const FIELDS = ['date_worked', 'duration', 'project', 'activities', 'notes', 'issue_uri'] as const;
+const FIELDS = [
+  'date_worked',
+  'start_time',
+  'duration',
+  'project',
+  'activities',
+  'notes',
+  'issue_uri',
+] as const;
 
 export function EntryForm(props: {
   time: Time;
@@ -23,6 +32,7 @@ export function EntryForm(props: {
   const choices = memberProjects(catalog.projects, time.user);
   if (current && !choices.includes(current)) choices.unshift(current);
   const [date, setDate] = useState(time.date_worked);
+  const [start, setStart] = useState(time.start_time ?? '');
   const [duration, setDuration] = useState(formatDuration(time.duration));
   const [project, setProject] = useState(current?.slugs[0] ?? time.project[0] ?? '');
   const [activities, setActivities] = useState<string[]>(time.activities);
@@ -41,6 +51,8 @@ export function EntryForm(props: {
     }
     const changes: Partial<TimeFields> = {};
     if (date !== time.date_worked) changes.date_worked = date;
+    const startTime = startTimeOf(start);
+    if (startTime !== time.start_time) changes.start_time = startTime;
     if (parsed.seconds !== time.duration) changes.duration = parsed.seconds;
     if (!time.project.includes(project)) changes.project = project;
     if ([...activities].sort().join() !== [...time.activities].sort().join()) {
@@ -66,6 +78,18 @@ export function EntryForm(props: {
           {...problemProps(id, 'date_worked', problems)}
         />
         <Problem id={id} field="date_worked" problems={problems} />
+        <label for={`${id}-start`}>
+          Start time <span class="muted">(optional)</span>
+        </label>
+        <input
+          id={`${id}-start`}
+          type="time"
+          step={1}
+          value={start}
+          onInput={(e) => setStart(e.currentTarget.value)}
+          {...problemProps(id, 'start_time', problems)}
+        />
+        <Problem id={id} field="start_time" problems={problems} />
         <label for={`${id}-duration`}>Duration</label>
         <input
           id={`${id}-duration`}
@@ -132,4 +156,14 @@ export function EntryForm(props: {
       />
     </form>
   );
+}
+
+/**
+ * A time input's value as the API's start_time: null when empty; HH:MM:SS, the seconds
+ * added when the browser leaves them out (it does when they are zero).
+ */
+function startTimeOf(value: string): string | null {
+  const text = value.trim();
+  if (text === '') return null;
+  return /^\d{2}:\d{2}$/.test(text) ? `${text}:00` : text;
 }

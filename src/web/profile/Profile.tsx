@@ -1,4 +1,5 @@
-// The profile page: display name and email (POST /v0/users/:me), and a password change.
+// The profile page: display name, email and time zone (POST /v0/users/:me), and a
+// password change.
 // The API takes a password only as a bcrypt hash made by the client (SPEC §4.4), so the
 // new password is hashed here (bcryptjs, cost 10 as the TimeSync clients use) and never
 // leaves the browser in clear — except the current one, checked by a login as usual.
@@ -6,8 +7,8 @@ import { hash } from 'bcryptjs';
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api, errorText, type User } from '../api';
 import { reloadCatalog } from '../base/catalog';
-import { FormEnd, type Problems, problemsOf } from '../base/field-problems';
-import { TextField } from '../base/fields';
+import { FormEnd, Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+import { type Option, Select, TextField } from '../base/fields';
 
 const MIN_PASSWORD = 8;
 const BCRYPT_COST = 10;
@@ -49,6 +50,7 @@ function Details(props: { user: User; onSaved: (u: User) => void }) {
   const id = useId();
   const [name, setName] = useState(props.user.display_name ?? '');
   const [email, setEmail] = useState(props.user.email ?? '');
+  const [zone, setZone] = useState(props.user.timezone ?? '');
   const [problems, setProblems] = useState<Problems>({});
   const [status, setStatus] = useState('');
   const submit = async (e: Event) => {
@@ -59,14 +61,17 @@ function Details(props: { user: User; onSaved: (u: User) => void }) {
       const saved = await api.updateUser(props.user.username, {
         display_name: name.trim() || null,
         email: email.trim() || null,
+        timezone: zone || null,
       });
       reloadCatalog();
       props.onSaved(saved);
       setStatus('Profile saved');
     } catch (err) {
-      setProblems(problemsOf(errorText(err), ['display_name', 'email']));
+      setProblems(problemsOf(errorText(err), ['display_name', 'email', 'timezone']));
     }
   };
+  // Described by its hint, and by its problem when there is one.
+  const zoneProblem: { 'aria-describedby'?: string } = problemProps(id, 'timezone', problems);
   return (
     <form class="card entry-form" onSubmit={submit} noValidate aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Your details</h2>
@@ -92,10 +97,37 @@ function Details(props: { user: User; onSaved: (u: User) => void }) {
           onInput={setEmail}
           problems={problems}
         />
+        <Select
+          id={`${id}-timezone`}
+          label="Time zone"
+          value={zone}
+          options={zoneOptions(props.user.timezone)}
+          onChange={setZone}
+          {...zoneProblem}
+          aria-describedby={`${id}-timezone-hint ${zoneProblem['aria-describedby'] ?? ''}`.trim()}
+        />
+        <p id={`${id}-timezone-hint`} class="field-hint muted">
+          The timer writes the time it started on this clock.
+        </p>
+        <Problem id={id} field="timezone" problems={problems} />
       </div>
       <FormEnd id={id} problems={problems} status={status} submit="Save profile" />
     </form>
   );
+}
+
+/**
+ * The time zones to choose from: none (the server's), then every zone this browser knows,
+ * its own marked; a zone set elsewhere that the browser does not list is kept as a choice.
+ */
+function zoneOptions(current: string | null): Option[] {
+  const own = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const zones = Intl.supportedValuesOf('timeZone');
+  if (current && !zones.includes(current)) zones.unshift(current);
+  return [
+    { value: '', label: "Not set: the server's" },
+    ...zones.map((z) => ({ value: z, label: z === own ? `${z} (this device)` : z })),
+  ];
 }
 
 function Password(props: { username: string }) {

@@ -141,6 +141,7 @@ describe('LDAP login', { skip }, () => {
         site_admin: false,
         active: true,
         meta: null,
+        timezone: null,
         created_at: undefined,
         updated_at: null,
         deleted_at: null,
