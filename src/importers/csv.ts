@@ -91,8 +91,9 @@ export async function* csvBatches(
   // the next tick): checked before and after each piece, and once more after the end.
   const check = () => {
     if (!failure) return;
-    const info = failure as { lines?: number; message?: string };
-    throw new CsvSyntaxError(info.lines ?? nextLine, info.message ?? 'not CSV');
+    // The record being read when it failed starts on nextLine (csv-parse names the line
+    // where it noticed: for a quote never closed, the file's last).
+    throw new CsvSyntaxError(nextLine, (failure as Error).message ?? 'not CSV');
   };
   const feed = (chunk: Buffer | string, end = false) => {
     const p = parser as ReturnType<typeof parse>;

@@ -64,16 +64,21 @@ export type { ImportReport, NamedLine, PersonLine };
 /** matched / created / skipped counts and the list a person reviews. */
 export type KindReport<Line> = { matched: number; created: number; skipped: number; list: Line[] };
 
-/** The error a batch failed with, and where: the report so far is in `report`. */
+/**
+ * The error the run stopped with: at `line` (a failed batch: its first line; a file that
+ * breaks off: the record where it broke), nothing from line `from` on written. The report
+ * so far is in `report`.
+ */
 export class ImportStopped extends Error {
   constructor(
     readonly report: ImportReport,
     readonly line: number,
+    readonly from: number,
     override readonly cause: unknown,
   ) {
     super(
       `the import stopped at line ${line}: ${(cause as Error)?.message ?? String(cause)}; ` +
-        'nothing from that batch on was written, and running it again completes it',
+        `nothing from line ${from} on was written, and running the file again (corrected) completes it`,
     );
   }
 }
@@ -517,7 +522,7 @@ export async function runImport(
       finish(report, reasons, totals, tally, usernames, projectNames);
       const line = (err as { line?: number }).line ?? lastLine + 1;
       report.stopped = { line, error: (err as Error)?.message ?? String(err) };
-      throw new ImportStopped(report, line, err);
+      throw new ImportStopped(report, line, Math.min(line, lastLine + 1), err);
     }
     if (next.done) break;
     const batch = next.value;
@@ -538,7 +543,7 @@ export async function runImport(
         finish(report, reasons, totals, tally, usernames, projectNames);
         const line = part[0]?.line ?? 0;
         report.stopped = { line, error: (err as Error)?.message ?? String(err) };
-        throw new ImportStopped(report, line, err);
+        throw new ImportStopped(report, line, line, err);
       }
       onProgress?.(report.rows);
     }

@@ -75,7 +75,7 @@ export function createImportService(
         if (err instanceof NotThatFormat) throw badObject(`The file ${err.message}`);
         if (err instanceof ImportOptionError) throw badQueryValue(err.option, err.value);
         if (err instanceof ImportStopped) {
-          const where = `the import stopped at line ${err.line}; the rows before it were imported, and sending the file again completes it`;
+          const where = `the import stopped at line ${err.line}; nothing from line ${err.from} on was written, and sending the file again (corrected) completes it`;
           if (err.cause instanceof WriteLockBusy) {
             throw serviceUnavailable(`The database is busy: ${where}`, 1);
           }

@@ -296,3 +296,46 @@ describe('admin import-from: time zones and spreadsheets', () => {
     );
   });
 });
+
+describe('admin import-from: a file that breaks off', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+    await importWorld(server);
+  });
+  after(() => server.close());
+
+  const rows = (from: number, to: number) => {
+    let text = '';
+    for (let i = from; i < to; i++) {
+      const day = String((i % 28) + 1).padStart(2, '0');
+      text += `2024-06-${day},Website Redesign,Development,Row ${i},0.25,Alice,Smith\n`;
+    }
+    return text;
+  };
+  const head = 'Date,Project,Task,Notes,Hours,First Name,Last Name\n';
+  const count = async () =>
+    ((await server.api.get('/times', server.adminToken, { user: 'alice' })).body as any[]).length;
+
+  it('keeps the batches before the break, names the line, and a second run completes it', async () => {
+    const file = join(server.dir, 'broken.csv');
+    // 25,000 good rows, then a quote that never closes on line 25,002.
+    writeFileSync(
+      file,
+      `${head}${rows(0, 25_000)}2024-06-01,Website Redesign,"Development,oops,1,Alice,Smith\n${rows(25_000, 25_010)}`,
+    );
+    const res = await importFrom(server, 'harvest', file);
+    assertUserError(
+      res,
+      /the import stopped at line 25002: Quote Not Closed.*; nothing from line 20002 on was written, and running the file again \(corrected\) completes it/,
+    );
+    assert.match(res.stdout, /Imported harvest: 20000 rows read, 20000 entries created/);
+    assert.equal(await count(), 20_000); // two whole batches; nothing of the failing one
+
+    writeFileSync(file, `${head}${rows(0, 25_010)}`);
+    const again = await importFrom(server, 'harvest', file);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /5010 entries created, 20000 skipped/);
+    assert.equal(await count(), 25_010);
+  });
+});
