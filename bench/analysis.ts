@@ -123,6 +123,15 @@ const LIMITS: Record<RowId, string> = {
     'loop. A rename answers after the month lists already queued on the event loop, so ' +
     'its time under this load is mostly that wait; its time in the server (request event ' +
     "to answer, from the server's request log) is given beside it.",
+  'import-dry':
+    'Issue 31. The command alone (no server), on a copy of the data set: csv-parse reads the ' +
+    'file as it streams (1 MiB pieces), each record becomes a row (dates, clocks, durations ' +
+    'read by hand-written parsers, a SHA-256 source key), and people, projects and ' +
+    'activities are looked up in maps made once; a first import of an instance reads no key.',
+  import:
+    'The dry run plus, per row, three inserts (the entry, its activity, its source key) in ' +
+    'batches of 10,000 per transaction: the triggers of sql/006 and sql/009 (the row by ' +
+    "user and month, the month's totals, the activity set) are most of it, as for a create.",
 };
 
 /** How a miss could be closed, row by row. */

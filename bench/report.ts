@@ -6,6 +6,12 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { explain } from './analysis';
 import type { InProcess } from './ceiling-sqlite';
 import type { StreamResult } from './client';
+import {
+  DRY_RUN_ROWS_PER_S,
+  IMPORT_ROWS_PER_S,
+  IMPORT_RSS_LIMIT_MB,
+  type ImportRunResult,
+} from './import';
 import type { LoadResult } from './load';
 import { type MetricsOverhead, metricsOverheadLine } from './metrics-overhead';
 import type { ProfileSummary } from './profile';
@@ -23,7 +29,9 @@ export type RowId =
   | 'report-month'
   | 'report-year'
   | 'csv'
-  | 'rename';
+  | 'rename'
+  | 'import-dry'
+  | 'import';
 
 export interface Row {
   id: RowId;
@@ -39,6 +47,8 @@ export interface Row {
   rssBeforeMb?: number;
   /** The rename row (bench/rename.ts). */
   rename?: RenameResult;
+  /** The import rows (bench/import.ts): `admin import-from toggl` of a generated file. */
+  importRun?: ImportRunResult;
 }
 
 export interface BenchReport {
@@ -78,6 +88,8 @@ export const ROW_NAMES: Record<RowId, string> = {
   'report-year': '8. GET /v0/reports (a year of everyone, by project and month)',
   csv: '9. GET /v0/times as CSV (whole list, no limit)',
   rename: '10. Slug renames of a 100,000-entry project and an activity, during month lists',
+  'import-dry': '11a. admin import-from toggl --dry-run (generated Toggl CSV)',
+  import: '11b. admin import-from toggl (generated Toggl CSV)',
 };
 
 export const RSS_LIMIT_MB = 150;
@@ -189,6 +201,24 @@ export function verdict(row: Row): { target: string; met: boolean | undefined; m
         miss: misses.join('; '),
       };
     }
+    case 'import-dry':
+    case 'import': {
+      const r = row.importRun;
+      if (!r) return { target: '', met: false, miss: 'not measured' };
+      const floor = r.dryRun ? DRY_RUN_ROWS_PER_S : IMPORT_ROWS_PER_S;
+      const misses = [
+        r.exitCode !== 0 ? `exit code ${r.exitCode}` : '',
+        r.rowsPerSecond < floor ? `${fmt(r.rowsPerSecond)} rows/s` : '',
+        !r.dryRun && r.peakRssMb >= IMPORT_RSS_LIMIT_MB ? `RSS ${fmt(r.peakRssMb)} MB` : '',
+      ].filter(Boolean);
+      return {
+        target: r.dryRun
+          ? `≥ ${fmt(floor)} rows/s`
+          : `≥ ${fmt(floor)} rows/s, RSS < ${IMPORT_RSS_LIMIT_MB} MB`,
+        met: misses.length === 0,
+        miss: misses.join('; '),
+      };
+    }
     case 'whole':
     case 'csv': {
       const s = row.stream;
@@ -231,6 +261,7 @@ interface Cells {
 
 function cells(row: Row): Cells {
   if (row.rename) return renameCells(row, row.rename);
+  if (row.importRun) return importCells(row, row.importRun);
   const o = row.ours;
   const v = verdict(row);
   const s = row.stream;
@@ -274,6 +305,25 @@ function renameCells(row: Row, r: RenameResult): Cells {
     p99: `renames max ${fmt(f.maxMs)}`,
     errors: String(errors),
     rss: fmt(row.rssMb),
+    bare: '',
+    bareRatio: '',
+    inproc: '',
+    inprocRatio: '',
+    target: v.target,
+    verdict: v.met === undefined ? '' : v.met ? 'met' : 'MISSED',
+  };
+}
+
+/** An import row: rows per second and the command's peak RSS (not the server's). */
+function importCells(row: Row, r: ImportRunResult): Cells {
+  const v = verdict(row);
+  return {
+    row: ROW_NAMES[row.id],
+    rps: `${fmt(r.rowsPerSecond)} rows/s`,
+    p50: `${r.rows.toLocaleString('en-US')} rows`,
+    p99: `total ${fmt(r.seconds * 1000)}`,
+    errors: r.exitCode === 0 ? '0' : `exit ${r.exitCode}`,
+    rss: `${fmt(r.peakRssMb)} (command)`,
     bare: '',
     bareRatio: '',
     inproc: '',

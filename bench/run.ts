@@ -9,8 +9,9 @@
 //   options: --no-build --warmup S --connections N --seed N --out FILE
 //            --profile (CPU profile of the server, run from the sources)
 //            --exe FILE (another executable, e.g. an older build for before/after)
-//            --rows time,project,month,create,update,storm,whole,report-month,report-year,csv,metrics,rename
-//            (a subset; rename runs a server of its own on a copy with one project made big)
+//            --rows time,project,month,create,update,storm,whole,report-month,report-year,csv,metrics,rename,import
+//            (a subset; rename runs a server of its own on a copy with one project made big;
+//            import runs `admin import-from toggl` on a copy, --import-rows N rows, 1,000,000)
 //            --server-env KEY=VALUE (repeatable; e.g. NODE_OPTIONS=--max-semi-space-size=2)
 import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { type CeilingRoutes, startCeiling } from './ceiling-http';
 import { type InProcess, openInProcess, rate } from './ceiling-sqlite';
 import { captureGets, capturePost, login, streamWhole } from './client';
 import { DATA_DIR, databaseSizes, ensureDataset } from './dataset';
+import { measureImport, writeTogglCsv } from './import';
 import { type LoadRequest, type RawLoad, runLoad, runRawLoad, summarize } from './load';
 import { type MetricsOverhead, measureMetricsOverhead } from './metrics-overhead';
 import { summarizeProfiles } from './profile';
@@ -50,6 +52,7 @@ const { values: opts } = parseArgs({
     exe: { type: 'string' },
     rows: { type: 'string' },
     'server-env': { type: 'string', multiple: true },
+    'import-rows': { type: 'string', default: '1000000' },
   },
 });
 const TIMES = Number(opts.times);
@@ -284,6 +287,33 @@ async function main(): Promise<void> {
     for (const f of [renameDb, `${renameDb}-wal`, `${renameDb}-shm`]) rmSync(f, { force: true });
   }
 
+  if (wanted('import')) {
+    // Last, with no server running: the command alone on a copy of the data set.
+    const importDb = join(runDir, 'import.db');
+    const csv = join(runDir, 'toggl.csv');
+    const n = Number(opts['import-rows']);
+    copyFileSync(dataset.file, importDb);
+    say(`rows import: writing a Toggl CSV of ${n.toLocaleString('en-US')} rows ...`);
+    writeTogglCsv(importDb, csv, n);
+    const command = importCommand(target.kind);
+    for (const dryRun of [true, false]) {
+      say(`row import${dryRun ? ' (dry run)' : ''}: admin import-from toggl ...`);
+      const importRun = await measureImport({
+        ...command,
+        db: importDb,
+        file: csv,
+        rows: n,
+        dryRun,
+      });
+      say(
+        `  ${Math.round(importRun.rowsPerSecond)} rows/s, ${importRun.created} created, peak RSS ${Math.round(importRun.peakRssMb)} MB`,
+      );
+      rows.push({ id: dryRun ? 'import-dry' : 'import', importRun, rssMb: importRun.peakRssMb });
+    }
+    for (const f of [importDb, `${importDb}-wal`, `${importDb}-shm`, csv])
+      rmSync(f, { force: true });
+  }
+
   const report: BenchReport = {
     times: TIMES,
     seconds: SECONDS,
@@ -312,7 +342,12 @@ async function main(): Promise<void> {
     r.rename ? r.rename.errors + r.rename.alone.month.errors + r.rename.during.month.errors : 0;
   const errors =
     rows.reduce(
-      (n, r) => n + (r.ours?.errors ?? 0) + (r.logins?.errors ?? 0) + renameErrors(r),
+      (n, r) =>
+        n +
+        (r.ours?.errors ?? 0) +
+        (r.logins?.errors ?? 0) +
+        renameErrors(r) +
+        (r.importRun && r.importRun.exitCode !== 0 ? 1 : 0),
       0,
     ) + (metrics ? metrics.off.errors + metrics.on.errors : 0);
   const streams = rows.filter((r) => r.stream);
@@ -322,6 +357,13 @@ async function main(): Promise<void> {
     say(`FAILED: ${errors} errors${why}`);
     process.exit(1);
   }
+}
+
+/** The command the import rows run: the one measured (the executable, else the sources). */
+function importCommand(kind: string): { command: string; args: string[] } {
+  if (opts.exe) return { command: opts.exe, args: [] };
+  if (kind === 'executable') return { command: join(ROOT, 'dist/timetrack'), args: [] };
+  return { command: process.execPath, args: ['--import', 'tsx', join(ROOT, 'src/main.ts')] };
 }
 
 main().catch((err) => {

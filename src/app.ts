@@ -24,6 +24,8 @@ import { createWriteQueue } from './db/write-queue';
 import { createListStreams, STREAM_WAIT_MS } from './http/streams';
 import { createIdempotency } from './idempotency/keys';
 import { createIdempotencyStore } from './idempotency/store';
+import { createImportService } from './importers/service';
+import { createImportStore } from './importers/store';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
 import { createProjectJsonStore } from './projects/json-store';
@@ -37,7 +39,7 @@ import { createRoleStore } from './roles/store';
 import { createTimerService } from './timer/service';
 import { createTimerStore } from './timer/store';
 import { createTimeService } from './times/service';
-import { createTimeStore } from './times/store';
+import { createTimeImportStatements, createTimeStore } from './times/store';
 import { createPersonalTokenService } from './tokens/service';
 import { createTokenStore } from './tokens/store';
 import { createUserService } from './users/service';
@@ -74,10 +76,11 @@ export function createApp(deps: AppDeps) {
   const projectJson = createProjectJsonStore(db);
   beforeCommit(db, projectJson.fillAll);
   const roles = createRoleService({ db, roles: createRoleStore(db, readers), defaultLimit });
+  const activityStore = createActivityStore(db, readers);
   const users = createUserService({ db, users: userStore, roleIdsOf: roles.idsOf, defaultLimit });
   const activities = createActivityService({
     db,
-    activities: createActivityStore(db, readers),
+    activities: activityStore,
     defaultLimit,
   });
   const projects = createProjectService({
@@ -142,6 +145,15 @@ export function createApp(deps: AppDeps) {
     redeemOidcCode: oidc?.redeem,
     onOutcome: deps.metrics?.login,
   });
+  const imports = createImportService({
+    db,
+    store: createImportStore(db),
+    inserts: createTimeImportStatements(db),
+    users: userStore,
+    projects: projectStore,
+    activities: activityStore,
+    lockWaitMs: config.lockWaitSeconds * 1000,
+  });
   /** Writes grouped per turn of the event loop into one transaction (time entries'). */
   const writes = createWriteQueue(db);
   const idempotency = createIdempotency({
@@ -190,5 +202,6 @@ export function createApp(deps: AppDeps) {
     timer,
     reports,
     approvals,
+    imports,
   };
 }

@@ -8,6 +8,7 @@ import { CliError } from './admin/cli';
 import { createUserCommand, setPasswordCommand } from './admin/create-user';
 import { exportCommand } from './admin/export';
 import { importCommand } from './admin/import';
+import { importFromCommand } from './admin/import-from';
 import { migrateFromTimesyncNodeCommand } from './admin/migrate-timesync-node';
 import { listTokensCommand, revokeTokenCommand } from './admin/tokens';
 import { ConfigError, loadConfig, SETTINGS } from './config';
@@ -153,6 +154,61 @@ function adminCommands(y: Argv) {
       (c) => c.positional('file', { type: 'string', demandOption: true }).option('db', dbOption),
       async (a) => {
         say(await importCommand({ db: a.db, file: a.file }));
+      },
+    )
+    .command(
+      'import-from <format> <file>',
+      'import the time entries of another tracker: toggl, clockify, harvest, kimai, solidtime',
+      (c) =>
+        c
+          .positional('format', {
+            type: 'string',
+            demandOption: true,
+            choices: ['toggl', 'clockify', 'harvest', 'kimai', 'solidtime'],
+          })
+          .positional('file', { type: 'string', demandOption: true, describe: 'its export' })
+          .option('db', dbOption)
+          .option('dry-run', {
+            type: 'boolean',
+            default: false,
+            describe: 'report what would be imported, write nothing',
+          })
+          .option('create-users', {
+            type: 'boolean',
+            default: false,
+            describe: 'create the people no user matches (inactive, no password)',
+          })
+          .option('default-activity', {
+            type: 'string',
+            describe: 'activity slug for rows with no task whose project has no default',
+          })
+          .option('tags-as-activities', {
+            type: 'boolean',
+            default: false,
+            describe: 'tags become activities too',
+          })
+          .option('timezone', {
+            type: 'string',
+            describe:
+              "IANA zone of files with UTC times (default: each person's, else the server's)",
+          })
+          .option('json', { type: 'boolean', default: false, describe: 'the report as JSON' })
+          .example('$0 admin import-from toggl Toggl_time_entries.csv --dry-run', '')
+          .example('$0 admin import-from harvest harvest.csv --create-users', ''),
+      async (a) => {
+        say(
+          await importFromCommand({
+            db: a.db,
+            format: a.format,
+            file: a.file,
+            dryRun: a['dry-run'],
+            createUsers: a['create-users'],
+            defaultActivity: a['default-activity'],
+            tagsAsActivities: a['tags-as-activities'],
+            timezone: a.timezone,
+            json: a.json,
+          }),
+        );
       },
     )
     .command(

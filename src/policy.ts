@@ -88,6 +88,17 @@ export const canUpdateTime = (actor: Actor, ownerId: number, changesUser: boolea
 export const canDeleteTime = (actor: Actor, ownerId: number): boolean =>
   isSiteManager(actor) || ownerId === actor.id;
 
+// Imports from other trackers (issue 31) -------------------------------------------------
+
+/**
+ * Importing rows of another person: admins, and site managers, who may create the
+ * projects such rows need; anyone imports their own. Creating users, projects and
+ * activities and adding members on the way take their own permissions
+ * (canCreateUsers, canCreateProject, canWriteActivities, canManageProject).
+ */
+export const canImportRowsOf = (actor: Actor, ownerId: number): boolean =>
+  isSiteManager(actor) || ownerId === actor.id;
+
 // Running timers ------------------------------------------------------------------------
 
 /**

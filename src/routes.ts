@@ -9,6 +9,7 @@ import { type SignedInHandler, signedIn } from './auth/session';
 import type { Handler } from './http/context';
 import { sendJson } from './http/respond';
 import { Router } from './http/router';
+import { importRoutes, rawBody } from './importers/routes';
 import { infoRoutes } from './info/routes';
 import { openApiText } from './openapi/document';
 import { projectRoutes } from './projects/routes';
@@ -42,6 +43,7 @@ export function createRouter(app: App): Router<Handler> {
   const reports = reportRoutes(app.reports);
   const tokens = tokenRoutes(app.personalTokens);
   const approvals = approvalRoutes(app.approvals);
+  const imports = importRoutes(app.imports);
 
   const router = new Router<Handler>()
     .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' } satisfies Health))
@@ -106,7 +108,11 @@ export function createRouter(app: App): Router<Handler> {
     .post('/v0/approvals/:username/:week/:slug/reopen', write(approvals.reopen))
     .get('/v0/approvals/:username/:week/:slug/history', auth(approvals.history))
     .get('/v0/lock', auth(approvals.getLock))
-    .put('/v0/lock', write(approvals.setLock));
+    .put('/v0/lock', write(approvals.setLock))
+
+    // Another tracker's export as the body, streamed (issue 31): not a JSON object, so no
+    // Idempotency-Key (the rows' source keys make a second POST create nothing).
+    .post('/v0/imports', rawBody(auth(imports.run)));
   // Prometheus metrics (--metrics), outside /v0 like /health; with --metrics-addr they
   // are served on their own listener instead (server.ts), and not here.
   const { metrics } = app;

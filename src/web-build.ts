@@ -93,7 +93,8 @@ export function buildWeb(root: string): WebBuild {
   const outputs = (result.metafile?.outputs ?? {}) as Outputs;
   // The metafile names outputs relative to the working directory: `../../assets/x.js`.
   const served = (path: string) => path.slice(path.indexOf('/assets/'));
-  // The entry itself: a lazily loaded page's chunk has an entryPoint too (its module).
+  // main.tsx's own output: a page loaded lazily (import()) is an entry point of its own in
+  // the metafile too, and may come first (the Import page's did).
   const entry = Object.keys(outputs).find(
     (o) => outputs[o]?.entryPoint?.endsWith('src/web/main.tsx') && o.endsWith('.js'),
   );

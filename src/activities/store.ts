@@ -114,7 +114,7 @@ export function createActivityStore(db: Db, readers: ReaderPool) {
     openList: (filters: ActivityListFilters) =>
       readList(readers, activityListQuery(filters), activityText),
 
-    insert(name: string, slug: string, now: number, changedBy: number): number {
+    insert(name: string, slug: string, now: number, changedBy: number | null): number {
       return Number(insert.run(randomUUID(), name, slug, now, changedBy).lastInsertRowid);
     },
 

@@ -30,6 +30,7 @@ export const INSTANCE_TABLES: readonly InstanceTable[] = [
   { name: 'times', orderBy: 'id' },
   { name: 'time_activities', orderBy: 'time_id, activity_id' },
   { name: 'time_revisions', orderBy: 'time_id, revision' },
+  { name: 'import_sources', orderBy: 'key' },
   { name: 'timers', orderBy: 'user_id' },
   { name: 'week_parts', orderBy: 'user_id, project_id, week' },
   { name: 'week_part_decisions', orderBy: 'id' },

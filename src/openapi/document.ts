@@ -4,6 +4,7 @@
 // test/api/openapi/openapi.test.ts validates it and compares it with the route table;
 // test/helpers/openapi-check.ts holds every reply of the HTTP suite to it.
 import { JsonText } from '../json-text';
+import { IMPORT_FORMATS } from '../shapes/import';
 import { approvalPaths } from './approvals';
 import { extensionPaths } from './extensions';
 import { idempotencyKeyParameter, withIdempotencyKeys } from './idempotency';
@@ -84,6 +85,27 @@ const parameters = {
   }),
   partUser: pathParam('username', "The person's username, in any letter case"),
   week: pathParam('week', 'An ISO 8601 week, YYYY-Www'),
+  importFormat: {
+    ...queryParam('format', 'The tool the file was exported from', { enum: [...IMPORT_FORMATS] }),
+    required: true,
+  },
+  dry_run: queryParam('dry_run', 'Report what would be imported; write nothing', bool),
+  create_users: queryParam(
+    'create_users',
+    'Create the people no user matches (inactive, no password; site managers and admins)',
+    bool,
+  ),
+  default_activity: queryParam(
+    'default_activity',
+    'Activity slug for rows without a task whose project has no default activity',
+    text,
+  ),
+  tags_as_activities: queryParam('tags_as_activities', 'Tags become activities too', bool),
+  timezone: queryParam(
+    'timezone',
+    "IANA zone for files with UTC or offset times (default: each person's, else the server's)",
+    text,
+  ),
   slug: pathParam('slug', 'Any slug of the object'),
   username: pathParam('username', 'A username, in any letter case'),
   uuid: pathParam('uuid', 'A uuid, in any letter case'),
@@ -95,7 +117,7 @@ export const openApiDocument = {
   info: { title: 'timetrack', version: 'v0', description, license: { name: 'MIT' } },
   servers: [{ url: '/' }],
   tags: ['meta', 'auth', 'users', 'org-roles', 'projects', 'activities', 'times']
-    .concat(['reports', 'timer', 'tokens', 'approvals'])
+    .concat(['reports', 'timer', 'tokens', 'approvals', 'imports'])
     .map((name) => ({ name })),
   paths: withIdempotencyKeys({ ...paths, ...extensionPaths, ...approvalPaths }),
   components: {

@@ -128,6 +128,39 @@ export const extensionPaths = {
       responses: { ...deleted, ...errors(400, 401, 404, 500, 503) },
     },
   },
+  '/v0/imports': {
+    post: {
+      tags: ['imports'],
+      summary: "Import another tracker's export (the file is the body, streamed)",
+      description:
+        'Admins import every row; site managers too; anyone else only their own rows (the others are skipped and counted). The token comes in the Authorization header. docs/import.md',
+      security: [{ bearerAuth: [] }],
+      parameters: [
+        'importFormat',
+        'dry_run',
+        'create_users',
+        'default_activity',
+        'tags_as_activities',
+        'timezone',
+      ].map(param),
+      requestBody: {
+        required: true,
+        description: 'The export as the tool wrote it: CSV (Kimai also XLSX)',
+        content: {
+          'text/csv': { schema: { type: 'string' } },
+          'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+            schema: { type: 'string', format: 'binary' },
+          },
+        },
+      },
+      responses: {
+        ...ok('The report', schema('ImportReport')),
+        // 400: a bad query value, or a file that is not that tool's export (its columns named)
+        ...errors(400, 401, 500, 503),
+      },
+    },
+  },
   '/v0/info': {
     get: {
       tags: ['meta'],

@@ -18,7 +18,9 @@ export const idempotencyKeyParameter = {
 };
 
 // POST /v0/tokens neither: its answer, which a key would store for 24 h, holds a secret.
-const NOT_KEYED = ['/v0/login', '/v0/logout', '/v0/tokens'];
+// An import's body is a file, not an object to fingerprint; its rows' source keys make a
+// second POST of the same file create nothing.
+const NOT_KEYED = ['/v0/login', '/v0/logout', '/v0/tokens', '/v0/imports'];
 
 type Operation = Record<string, unknown>;
 type PathItem = Record<string, unknown> & { post?: Operation; put?: Operation };

@@ -23,6 +23,7 @@ import {
 import { LoginRequest, Token, TokenAuth } from '../shapes/auth';
 import { CalendarDate, NullableDate, Slug, Username, Uuid } from '../shapes/common';
 import { ERROR_KINDS, ErrorBody } from '../shapes/error';
+import { ImportReport } from '../shapes/import';
 import type { Component, Schema } from '../shapes/kit';
 import { Health, Info } from '../shapes/meta';
 import { OrgRole, OrgRoleCreate, OrgRoleUpdate } from '../shapes/org-role';
@@ -99,6 +100,7 @@ export const COMPONENTS: readonly Component<Schema<unknown>>[] = [
   Decision,
   Lock,
   LockUpdate,
+  ImportReport,
 ];
 
 export const schemas: Record<string, unknown> = Object.fromEntries(

@@ -166,6 +166,8 @@ export function createProjectStore(db: Db, readers: ReaderPool) {
   const clearUsers = db.prepare('DELETE FROM project_users WHERE project_id = ?');
   const addUser = db.prepare(`INSERT INTO project_users (project_id, user_id, member, spectator,
       manager) VALUES (?, ?, ?, ?, ?)`);
+  const addMember = db.prepare(`INSERT INTO project_users (project_id, user_id, member, spectator,
+      manager) VALUES (?, ?, 1, 0, 0) ON CONFLICT DO UPDATE SET member = 1`);
   const role = db.prepare(
     'SELECT member, spectator, manager FROM project_users WHERE project_id = ? AND user_id = ?',
   );
@@ -206,7 +208,7 @@ export function createProjectStore(db: Db, readers: ReaderPool) {
       return slugs.filter((s) => taken.has(s));
     },
 
-    insert(fields: ProjectFields, now: number, changedBy: number): number {
+    insert(fields: ProjectFields, now: number, changedBy: number | null): number {
       const params = { ...fields, uuid: randomUUID(), now, changed_by: changedBy };
       return Number(insert.run(params).lastInsertRowid);
     },
@@ -236,6 +238,11 @@ export function createProjectStore(db: Db, readers: ReaderPool) {
       for (const e of entries) {
         addUser.run(id, e.userId, bit(e.member), bit(e.spectator), bit(e.manager));
       }
+    },
+
+    /** Makes the user a member of the project, keeping any other role (an import's people). */
+    addMember(id: number, userId: number): void {
+      addMember.run(id, userId);
     },
 
     /** The user's entry in the project's users map (all false when absent). */

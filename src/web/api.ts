@@ -14,6 +14,7 @@ import type {
   Activity,
   ActivityRevision,
   ApprovalsQuery,
+  ImportReport,
   Info,
   Lock,
   Named,
@@ -198,8 +199,65 @@ async function downloadCsv(path: string, query: Query): Promise<string> {
   return name;
 }
 
+/** What an import is asked for besides its file (POST /v0/imports, docs/import.md). */
+export interface ImportRequest {
+  format: string;
+  dryRun: boolean;
+  createUsers: boolean;
+  tagsAsActivities: boolean;
+  defaultActivity?: string;
+  timezone?: string;
+}
+
+/**
+ * Sends a file to POST /v0/imports as the body itself (not JSON, no Idempotency-Key: its
+ * rows' source keys make a second import create nothing). XMLHttpRequest, not fetch: it
+ * reports the upload's progress, and the server reads the body as it imports it, so the
+ * bytes sent are the rows done.
+ */
+function importFile(
+  file: Blob,
+  req: ImportRequest,
+  onProgress: (sent: number, total: number) => void,
+): Promise<ImportReport> {
+  const query = new URLSearchParams({ format: req.format, dry_run: String(req.dryRun) });
+  if (req.createUsers) query.set('create_users', 'true');
+  if (req.tagsAsActivities) query.set('tags_as_activities', 'true');
+  if (req.defaultActivity) query.set('default_activity', req.defaultActivity);
+  if (req.timezone) query.set('timezone', req.timezone);
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `/v0/imports?${query}`);
+    const session = currentSession();
+    if (session) xhr.setRequestHeader('Authorization', `Bearer ${session.token}`);
+    xhr.setRequestHeader('Content-Type', file.type || 'text/csv');
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.total);
+    xhr.onerror = () => reject(new ApiError(0, 'Network error', 'The server cannot be reached'));
+    xhr.onload = () => {
+      let body: { error?: unknown; text?: unknown } = {};
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        // not JSON: the status says it
+      }
+      if (xhr.status === 200) return resolve(body as unknown as ImportReport);
+      reject(
+        new ApiError(
+          xhr.status,
+          typeof body.error === 'string' ? body.error : xhr.statusText,
+          typeof body.text === 'string' ? body.text : `The server answered ${xhr.status}`,
+        ),
+      );
+    };
+    xhr.send(file);
+  });
+}
+
 export const api = {
   info: () => request<Info>('GET', '/info', { anonymous: true }),
+
+  importFile,
 
   async login(type: 'password' | 'ldap', username: string, password: string): Promise<Session> {
     const { token } = await request<{ token: string }>('POST', '/login', {

@@ -29,6 +29,7 @@ const ProjectPage = lazyPage(() => import('./projects/ProjectPage').then((m) => 
 const Users = lazyPage(() => import('./users/Users').then((m) => m.Users));
 const UserPage = lazyPage(() => import('./users/UserPage').then((m) => m.UserPage));
 const NamedList = lazyPage(() => import('./admin/NamedList').then((m) => m.NamedList));
+const Import = lazyPage(() => import('./import/Import').then((m) => m.Import));
 const Approvals = lazyPage(() => import('./approvals/Approvals').then((m) => m.Approvals));
 
 /** The header's pages; `shown` leaves out what the user cannot use (the URL still works). */
@@ -46,6 +47,9 @@ const PAGES: { path: string; name: string; shown?: (me: User, projects: Project[
     },
     { path: '/activities', name: 'Activities', shown: (me) => me.site_admin || me.site_manager },
     { path: '/roles', name: 'Roles', shown: (me) => me.site_admin || me.site_manager },
+    // Anyone may import their own entries at /import; the header offers it to those who
+    // import for everyone.
+    { path: '/import', name: 'Import', shown: (me) => me.site_admin || me.site_manager },
     { path: '/profile', name: 'Profile' },
   ];
 
@@ -159,6 +163,8 @@ function Page(props: { session: Session; path: string; query: URLSearchParams })
       return <Projects username={username} query={props.query} />;
     case '/people':
       return <Users username={username} />;
+    case '/import':
+      return <Import username={username} />;
     case '/activities':
       return (
         <NamedList

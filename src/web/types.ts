@@ -14,6 +14,7 @@ import type { UserCreate } from '../shapes/user';
 export type { ActivityHistoryRevision as ActivityRevision } from '../shapes/activity';
 export type { Lock, WeekPart, WeekPartDecision, WeekPartStatus } from '../shapes/approval';
 export type { ErrorBody } from '../shapes/error';
+export type { ImportReport } from '../shapes/import';
 export type { Info } from '../shapes/meta';
 export type { OrgRole } from '../shapes/org-role';
 export type {

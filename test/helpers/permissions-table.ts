@@ -322,6 +322,20 @@ export const RULES: readonly Rule[] = [
     allowed: ALL,
   },
   {
+    id: 'imports.own',
+    endpoint: 'POST /v0/imports',
+    target: 'imports a row of one’s own, in T',
+    allowed: ALL,
+    listed: true,
+  },
+  {
+    id: 'imports.others',
+    endpoint: 'POST /v0/imports',
+    target: "imports a row of member2's, in P (others: skipped and counted)",
+    allowed: SITE_MANAGERS,
+    listed: true,
+  },
+  {
     id: 'timer.stop.other',
     endpoint: 'POST /v0/timer/stop',
     target: "?user=member2: member2's, in P",

@@ -56,9 +56,15 @@ const LAYERS: Layer[] = [
     imports: ['shapes', 'base', 'toolkit', 'rules', 'resources'],
   },
   {
+    // Other trackers' exports → rows → entries: shared by a command and a route.
+    name: 'importers',
+    members: ['importers/'],
+    imports: ['shapes', 'base', 'toolkit', 'rules', 'resources'],
+  },
+  {
     name: 'commands',
     members: ['admin/'],
-    imports: ['shapes', 'base', 'toolkit', 'rules', 'resources'],
+    imports: ['shapes', 'base', 'toolkit', 'rules', 'resources', 'importers'],
   },
   {
     name: 'wiring',
@@ -72,7 +78,7 @@ const LAYERS: Layer[] = [
       'web-assets.ts',
       'web-build.ts',
     ],
-    imports: ['shapes', 'base', 'toolkit', 'rules', 'resources', 'commands', 'wiring'],
+    imports: ['shapes', 'base', 'toolkit', 'rules', 'resources', 'importers', 'commands', 'wiring'],
   },
 ];
 
@@ -108,6 +114,7 @@ const TABLE_OWNERS: Record<string, string[]> = {
   'auth/': ['login_failures', 'oidc_sign_ins', 'oidc_codes'],
   'idempotency/': ['idempotency_keys'],
   'tokens/': ['personal_tokens'],
+  'importers/': ['import_sources'],
 };
 
 /** SQL that writes another folder's table; `*`: a table named at run time. */

@@ -40,6 +40,7 @@ describe('the web app: administration', { skip }, () => {
       'People',
       'Activities',
       'Roles',
+      'Import',
       'Profile',
     ]);
     await page.getByRole('link', { name: 'plain' }).waitFor();

@@ -36,6 +36,8 @@ interface Request {
   listed?: string;
   /** What a list answer lists: uuids of times by default. */
   keys?: (body: any) => string[];
+  /** A file sent as the body (POST /v0/imports), its token in the Authorization header. */
+  file?: string;
 }
 
 describe('authorization matrix (SPEC §3)', () => {
@@ -384,6 +386,20 @@ describe('authorization matrix (SPEC §3)', () => {
         return { method: 'GET', path: '/lock' };
       case 'lock.set':
         return { method: 'PUT', path: '/lock', body: { before: null } };
+      case 'imports.own':
+      case 'imports.others': {
+        // A Harvest row of the caller's in T (every actor a member), or of member2's in P;
+        // fresh notes, so that each is a new row. The report says whether it was imported.
+        const [who, project] = rule.id === 'imports.own' ? [caller, 'T'] : ['member2', 'P'];
+        return {
+          method: 'POST',
+          path: '/imports?format=harvest',
+          file: `Date,Project,Task,Notes,Hours,First Name,Last Name\n2026-04-01,${project},Act,${fresh('n')},1,${who},\n`,
+          listed: 'imported',
+          keys: (body: { entries: { created: number } }) =>
+            body.entries.created === 1 ? ['imported'] : [],
+        };
+      }
       case 'users.list':
         return { method: 'GET', path: '/users' };
       case 'users.get':
@@ -512,6 +528,16 @@ describe('authorization matrix (SPEC §3)', () => {
   }
 
   function send(req: Request, token: string | undefined): Promise<Reply> {
+    if (req.file !== undefined) {
+      return server.api.raw(`/v0${req.path}`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'text/csv',
+          ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
+        },
+        body: req.file,
+      });
+    }
     if (req.method === 'GET') return server.api.get(req.path, token, req.query);
     if (req.method === 'DELETE') return server.api.del(req.path, token, req.query);
     if (req.method === 'PUT') {

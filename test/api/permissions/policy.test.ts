@@ -11,6 +11,7 @@ import {
   canDeleteTime,
   canDeleteUsers,
   canHandleTimerOf,
+  canImportRowsOf,
   canListTokensOf,
   canManageProject,
   canRevokeToken,
@@ -194,6 +195,23 @@ describe('canDeleteTime (DELETE /times/:uuid)', () => {
     table(
       rows,
       ([k, owner]) => canDeleteTime(actor(k), owner === 'self' ? SELF : OTHER),
+      ([, , ok]) => ok,
+    );
+  });
+});
+
+describe('canImportRowsOf (POST /v0/imports: whose rows are imported)', () => {
+  it('one’s own rows; anyone’s for site managers and admins', () => {
+    const rows: [Kind, 'self' | 'other', boolean][] = [
+      ['plain', 'self', true],
+      ['plain', 'other', false],
+      ['spectator', 'other', false],
+      ['manager', 'other', true],
+      ['admin', 'other', true],
+    ];
+    table(
+      rows,
+      ([k, owner]) => canImportRowsOf(actor(k), owner === 'self' ? SELF : OTHER),
       ([, , ok]) => ok,
     );
   });

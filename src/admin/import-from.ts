@@ -1,0 +1,75 @@
+// `timetrack admin import-from FORMAT FILE`: another tracker's export (Toggl Track,
+// Clockify, Harvest, Kimai, solidtime) into this instance, through the import engine that
+// POST /v0/imports uses too (src/importers/). Works while the server runs: each batch of
+// rows is one short write transaction.
+import { createReadStream, existsSync } from 'node:fs';
+import { createActivityStore } from '../activities/store';
+import { createReaderPool } from '../db/readers';
+import { ImportOptionError, type ImportOptions, ImportStopped } from '../importers/engine';
+import { FORMAT_NAMES, type FormatName } from '../importers/format';
+import { NotThatFormat } from '../importers/read';
+import { reportText } from '../importers/report-text';
+import { importStream } from '../importers/run';
+import { createImportStore } from '../importers/store';
+import { isTimeZone } from '../importers/values';
+import { createProjectStore } from '../projects/store';
+import { createTimeImportStatements } from '../times/store';
+import { createUserStore } from '../users/store';
+import { CliError, openForCommand, refuseDirectory } from './cli';
+
+export interface ImportFromOptions extends Omit<ImportOptions, 'format'> {
+  db: string;
+  format: string;
+  file: string;
+  json: boolean;
+}
+
+/** Answers what to print; a refused file or option is a CliError (one line, exit 1). */
+export async function importFromCommand(opts: ImportFromOptions): Promise<string> {
+  if (!(FORMAT_NAMES as readonly string[]).includes(opts.format)) {
+    throw new CliError(`unknown format ${opts.format}: use one of ${FORMAT_NAMES.join(', ')}`);
+  }
+  if (!existsSync(opts.file)) throw new CliError(`no file ${opts.file}`);
+  refuseDirectory(opts.file, 'an export file');
+  if (opts.timezone !== undefined && !isTimeZone(opts.timezone)) {
+    throw new CliError(`unknown time zone ${opts.timezone}`);
+  }
+  const db = openForCommand(opts.db);
+  const readers = createReaderPool(opts.db);
+  const file = createReadStream(opts.file, { highWaterMark: 1024 * 1024 });
+  const options: ImportOptions = {
+    format: opts.format as FormatName,
+    dryRun: opts.dryRun,
+    createUsers: opts.createUsers,
+    defaultActivity: opts.defaultActivity,
+    tagsAsActivities: opts.tagsAsActivities,
+    timezone: opts.timezone,
+  };
+  const deps = {
+    db,
+    store: createImportStore(db),
+    inserts: createTimeImportStatements(db),
+    users: createUserStore(db, readers),
+    projects: createProjectStore(db, readers),
+    activities: createActivityStore(db, readers),
+  };
+  try {
+    const report = await importStream(deps, null, options, file);
+    return opts.json ? JSON.stringify(report, null, 2) : reportText(report);
+  } catch (err) {
+    if (err instanceof NotThatFormat) throw new CliError(`${opts.file} ${err.message}`);
+    if (err instanceof ImportOptionError) throw new CliError(err.message);
+    if (err instanceof ImportStopped) {
+      // The report so far on stdout, the one-line error on stderr.
+      process.stdout.write(
+        `${opts.json ? JSON.stringify(err.report, null, 2) : reportText(err.report)}\n`,
+      );
+      throw new CliError(`${opts.file}: ${err.message}`);
+    }
+    throw err;
+  } finally {
+    file.destroy();
+    readers.close();
+    db.close();
+  }
+}

@@ -1,0 +1,609 @@
+// The one import engine, shared by `admin import-from` and POST /v0/imports: normalized
+// rows (read.ts) → people, projects and activities matched or created, entries written,
+// and the report. Rows come in batches; each batch is one write transaction through
+// writeTransaction (db/open.ts), so a failure leaves nothing of its batch, and the source
+// keys (sql/015) let a second run complete the first. Everything a row needs is looked up
+// in maps made once; per row there is no await and no statement but the inserts and the
+// key lookup.
+import { randomUUID } from 'node:crypto';
+import type { ActivityStore } from '../activities/store';
+import { type Db, writeTransaction } from '../db/open';
+import { isNewUsername } from '../identifiers';
+import {
+  type Actor,
+  authorize,
+  canCreateProject,
+  canCreateUsers,
+  canImportRowsOf,
+  canManageProject,
+  canWriteActivities,
+} from '../policy';
+import type { ProjectStore } from '../projects/store';
+import type { ImportReport, NamedLine, PersonLine } from '../shapes/import';
+import type { TimeImportStatements } from '../times/store';
+import { registerUser } from '../users/register';
+import type { UserStore } from '../users/store';
+import type { FormatName, ImportRow, RowProblem } from './format';
+import { NotThatFormat, type ReadTally } from './read';
+import { freeSlug, slugOf } from './slugs';
+import type { ImportStore, KnownProject, KnownUser } from './store';
+import { wallTimeIn } from './values';
+
+export interface ImportOptions {
+  format: FormatName;
+  dryRun: boolean;
+  createUsers: boolean;
+  /** Slug of the activity for rows with none whose project has no default activity. */
+  defaultActivity?: string;
+  tagsAsActivities: boolean;
+  /** IANA zone for files with UTC or offset times (default: each person's, else the server's). */
+  timezone?: string;
+}
+
+export interface ImportDeps {
+  db: Db;
+  /** Made by the caller (app.ts, the command), as every store is. */
+  store: ImportStore;
+  inserts: TimeImportStatements;
+  users: UserStore;
+  projects: ProjectStore;
+  activities: ActivityStore;
+  /** Runs one batch's write; the server retries it while another process holds the lock. */
+  runBatch?: (write: () => void) => void | Promise<void>;
+  /** Rows per write transaction (the server takes smaller ones to stay responsive). */
+  batchRows?: number;
+}
+
+export type { ImportReport, NamedLine, PersonLine };
+
+/** matched / created / skipped counts and the list a person reviews. */
+export type KindReport<Line> = { matched: number; created: number; skipped: number; list: Line[] };
+
+/**
+ * The error the run stopped with: at `line` (a failed batch: its first line; a file that
+ * breaks off: the record where it broke), nothing from line `from` on written. The report
+ * so far is in `report`.
+ */
+export class ImportStopped extends Error {
+  constructor(
+    readonly report: ImportReport,
+    readonly line: number,
+    readonly from: number,
+    override readonly cause: unknown,
+  ) {
+    super(
+      `the import stopped at line ${line}: ${(cause as Error)?.message ?? String(cause)}; ` +
+        `nothing from line ${from} on was written, and running the file again (corrected) completes it`,
+    );
+  }
+}
+
+export const MAX_PROBLEMS = 20;
+const MAX_DURATION = 2_147_483_647;
+const MAX_NOTES = 10_000;
+const MAX_NAME = 255;
+
+/** Options checked before any row: kind of mistakes a caller makes (not the file's). */
+export class ImportOptionError extends Error {
+  constructor(
+    readonly option: 'default_activity' | 'timezone',
+    readonly value: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Person {
+  line: PersonLine;
+  user: KnownUser | null;
+}
+
+interface Named {
+  line: NamedLine;
+  id: number | null;
+  default_activity_id?: number | null;
+}
+
+const lower = (s: string) => s.toLowerCase();
+
+/** A username made from an address or a name: `Ana María` → `ana.maria`. */
+function usernameBase(email: string | null, name: string | null): string {
+  const from = email ? (email.split('@')[0] as string) : (name ?? 'user');
+  const s = from
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\s+/g, '.')
+    .replace(/[^a-z0-9._~-]+/g, '')
+    .replace(/^[.]+|[.]+$/g, '')
+    .slice(0, 60);
+  return s === '' ? 'user' : s;
+}
+
+/**
+ * Imports the rows for `actor` (null: the command line, which may do everything).
+ * Resolves with the report; rejects with ImportStopped when a batch fails.
+ */
+export async function runImport(
+  deps: ImportDeps,
+  actor: Actor | null,
+  options: ImportOptions,
+  batches: AsyncIterable<(ImportRow | RowProblem)[]>,
+  tally: ReadTally,
+  onProgress?: (rows: number) => void,
+): Promise<ImportReport> {
+  const { db, dryRun } = { db: deps.db, dryRun: options.dryRun };
+  const { store, inserts } = deps;
+  const may = {
+    createUsers: actor === null || canCreateUsers(actor),
+    createProjects: actor === null || canCreateProject(actor),
+    createActivities: actor === null || canWriteActivities(actor),
+  };
+  if (options.createUsers && actor) authorize(actor, { do: 'create user' });
+
+  let defaultActivityId: number | undefined;
+  if (options.defaultActivity !== undefined) {
+    defaultActivityId = deps.activities.idOf(options.defaultActivity);
+    if (defaultActivityId === undefined) {
+      throw new ImportOptionError(
+        'default_activity',
+        options.defaultActivity,
+        `there is no activity ${options.defaultActivity}`,
+      );
+    }
+  }
+  const changedBy = actor?.id ?? null;
+
+  // What rows are matched against, read once.
+  const users = store.users();
+  const usersByEmail = new Map<string, KnownUser[]>();
+  const usersByUsername = new Map<string, KnownUser>();
+  const usersByDisplay = new Map<string, KnownUser[]>();
+  const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => {
+    const list = m.get(k);
+    if (list) list.push(v);
+    else m.set(k, [v]);
+  };
+  for (const u of users) {
+    if (u.email) push(usersByEmail, lower(u.email), u);
+    usersByUsername.set(lower(u.username), u);
+    if (u.display_name) push(usersByDisplay, lower(u.display_name.trim()), u);
+  }
+  const projectsByName = new Map<string, KnownProject>();
+  for (const p of store.projects()) {
+    if (!projectsByName.has(lower(p.name))) projectsByName.set(lower(p.name), p);
+  }
+  const activitiesByName = new Map<string, { id: number; slug: string }>();
+  const activitiesBySlug = new Map<string, { id: number; slug: string }>();
+  for (const a of store.activities()) {
+    if (!activitiesByName.has(lower(a.name))) activitiesByName.set(lower(a.name), a);
+    activitiesBySlug.set(a.slug, a);
+  }
+  const members = new Set(store.members().map(([p, u]) => `${p}:${u}`));
+
+  const people = new Map<string, Person>();
+  const projects = new Map<string, Named>();
+  const activities = new Map<string, Named>();
+  // A dry run creates nothing: what it would create gets a made-up id below zero.
+  let fakeId = -1;
+  const reservedSlugs = new Set<string>();
+  const reservedUsernames = new Set<string>();
+
+  const report: ImportReport = {
+    format: options.format,
+    dry_run: dryRun,
+    rows: 0,
+    people: { matched: 0, created: 0, skipped: 0, list: [] },
+    projects: { matched: 0, created: 0, skipped: 0, list: [] },
+    activities: { matched: 0, created: 0, skipped: 0, list: [] },
+    entries: { created: 0, skipped: 0, reasons: [], by_person_project: [] },
+    problems: [],
+    problem_count: 0,
+    dropped: [],
+    stopped: null,
+  };
+  const reasons = new Map<string, number>();
+  const totals = new Map<
+    string,
+    { userId: number; projectId: number; entries: number; seconds: number }
+  >();
+  const usernames = new Map<number, string>();
+  const projectNames = new Map<number, string>();
+
+  const skip = (line: number, reason: string, detail?: string, problem = true) => {
+    report.entries.skipped++;
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    if (!problem) return;
+    report.problem_count++;
+    if (report.problems.length < MAX_PROBLEMS) {
+      report.problems.push({ line, problem: detail ? `${reason}: ${detail}` : reason });
+    }
+  };
+
+  const one = (list: KnownUser[] | undefined) => (list?.length === 1 ? list[0] : undefined);
+
+  const personOf = (row: ImportRow): Person => {
+    const id = row.email ? `e:${lower(row.email)}` : `n:${lower(row.name ?? '')}`;
+    let p = people.get(id);
+    if (p) return p;
+    const shown = row.email ?? row.name ?? '';
+    let user =
+      (row.email ? one(usersByEmail.get(lower(row.email))) : undefined) ??
+      (row.name ? usersByUsername.get(lower(row.name)) : undefined) ??
+      (row.name ? one(usersByDisplay.get(lower(row.name.trim()))) : undefined);
+    let status: PersonLine['status'] = 'matched';
+    let reason: string | undefined;
+    if (!user && shown === '') {
+      status = 'skipped';
+      reason = 'the row names nobody';
+    } else if (!user && options.createUsers && may.createUsers) {
+      const base = usernameBase(row.email, row.name);
+      const taken = (u: string) =>
+        !isNewUsername(u) || reservedUsernames.has(lower(u)) || deps.users.idOf(u) !== undefined;
+      let username = base;
+      for (let n = 2; taken(username); n++) username = `${base.slice(0, 60)}${n}`;
+      reservedUsernames.add(lower(username));
+      const fields = {
+        display_name: row.name ? row.name.slice(0, MAX_NAME) : null,
+        email: row.email,
+        active: false,
+      };
+      const id = dryRun ? fakeId-- : registerUser(db, deps.users, { username, fields }).id;
+      user = { id, username, display_name: fields.display_name, email: row.email, timezone: null };
+      status = 'created';
+    } else if (!user) {
+      status = 'skipped';
+      reason = 'no such user (--create-users creates them)';
+    }
+    p = {
+      line: { person: shown, username: user?.username ?? null, status, reason, rows: 0 },
+      user: user ?? null,
+    };
+    if (user) usernames.set(user.id, user.username);
+    report.people.list.push(p.line);
+    report.people[
+      status === 'matched' ? 'matched' : status === 'created' ? 'created' : 'skipped'
+    ]++;
+    people.set(id, p);
+    return p;
+  };
+
+  const projectOf = (name: string): Named => {
+    const id = lower(name);
+    let p = projects.get(id);
+    if (p) return p;
+    const known = projectsByName.get(id);
+    if (known) {
+      p = {
+        line: { name: known.name, slug: null, status: 'matched', rows: 0 },
+        id: known.id,
+        default_activity_id: known.default_activity_id,
+      };
+      report.projects.matched++;
+    } else if (name.length > MAX_NAME) {
+      p = {
+        line: {
+          name,
+          slug: null,
+          status: 'skipped',
+          reason: 'name longer than 255 characters',
+          rows: 0,
+        },
+        id: null,
+      };
+      report.projects.skipped++;
+    } else if (may.createProjects) {
+      const slug = freeSlug(
+        slugOf(name, 'project'),
+        (s) => reservedSlugs.has(`p:${s}`) || store.isProjectSlugTaken(s),
+      );
+      reservedSlugs.add(`p:${slug}`);
+      let pid = fakeId--;
+      if (!dryRun) {
+        const fields = { name, uri: null, owner_id: null, default_activity_id: null };
+        pid = deps.projects.insert(fields, Date.now(), changedBy);
+        deps.projects.replaceSlugs(pid, [slug]);
+      }
+      p = { line: { name, slug, status: 'created', rows: 0 }, id: pid, default_activity_id: null };
+      report.projects.created++;
+    } else {
+      p = {
+        line: {
+          name,
+          slug: null,
+          status: 'skipped',
+          reason: 'no such project (you may not create projects)',
+          rows: 0,
+        },
+        id: null,
+      };
+      report.projects.skipped++;
+    }
+    if (p.id !== null) projectNames.set(p.id, p.line.name);
+    report.projects.list.push(p.line);
+    projects.set(id, p);
+    return p;
+  };
+
+  const activityOf = (name: string): Named => {
+    const id = lower(name);
+    let a = activities.get(id);
+    if (a) return a;
+    const base = slugOf(name, 'activity');
+    const known = activitiesByName.get(id) ?? activitiesBySlug.get(base);
+    if (known) {
+      a = { line: { name, slug: known.slug, status: 'matched', rows: 0 }, id: known.id };
+      report.activities.matched++;
+    } else if (name.length > MAX_NAME) {
+      a = {
+        line: {
+          name,
+          slug: null,
+          status: 'skipped',
+          reason: 'name longer than 255 characters',
+          rows: 0,
+        },
+        id: null,
+      };
+      report.activities.skipped++;
+    } else if (may.createActivities) {
+      const slug = freeSlug(
+        base,
+        (s) => reservedSlugs.has(`a:${s}`) || store.isActivitySlugTaken(s),
+      );
+      reservedSlugs.add(`a:${slug}`);
+      const aid = dryRun ? fakeId-- : deps.activities.insert(name, slug, Date.now(), changedBy);
+      a = { line: { name, slug, status: 'created', rows: 0 }, id: aid };
+      report.activities.created++;
+    } else {
+      a = {
+        line: {
+          name,
+          slug: null,
+          status: 'skipped',
+          reason: 'no such activity (you may not create activities)',
+          rows: 0,
+        },
+        id: null,
+      };
+      report.activities.skipped++;
+    }
+    report.activities.list.push(a.line);
+    activities.set(id, a);
+    return a;
+  };
+
+  /** Whether the person is (or, this run, becomes) a member of the project. */
+  const membership = (projectId: number, userId: number): boolean => {
+    const k = `${projectId}:${userId}`;
+    if (members.has(k)) return true;
+    if (
+      actor &&
+      !canManageProject(
+        actor,
+        projectId < 0
+          ? { member: false, spectator: false, manager: false }
+          : deps.projects.roleOf(projectId, actor.id),
+      )
+    ) {
+      return false;
+    }
+    if (!dryRun && projectId > 0 && userId > 0) deps.projects.addMember(projectId, userId);
+    members.add(k);
+    return true;
+  };
+
+  // In-file duplicates: a dry run writes no keys, so it remembers them; a real run finds
+  // them in import_sources above the entries that were there before it.
+  const seen = dryRun ? new Set<string>() : undefined;
+  const firstNewTimeId = store.lastTimeId() + 1;
+  // A first import of this instance has nothing to look up (a dry run reads no key).
+  const imported = store.anySource();
+
+  const importRow = (row: ImportRow | RowProblem, now: number) => {
+    report.rows++;
+    if ('problem' in row) return skip(row.line, 'unreadable row', row.problem);
+    const person = personOf(row);
+    person.line.rows++;
+    const user = person.user;
+    if (!user) return skip(row.line, 'unknown person', person.line.person);
+    if (actor && !canImportRowsOf(actor, user.id)) {
+      return skip(row.line, "another person's row", person.line.person, false);
+    }
+    const project = projectOf(row.project);
+    project.line.rows++;
+    if (project.id === null) return skip(row.line, 'project not imported', row.project);
+    const names = options.tagsAsActivities ? [...row.activities, ...row.tags] : row.activities;
+    const activityIds: number[] = [];
+    for (const name of names) {
+      const a = activityOf(name);
+      a.line.rows++;
+      if (a.id === null) return skip(row.line, 'activity not imported', name);
+      activityIds.push(a.id);
+    }
+    if (activityIds.length === 0) {
+      const fallback = project.default_activity_id ?? defaultActivityId;
+      if (fallback === undefined || fallback === null) {
+        return skip(
+          row.line,
+          'no activity',
+          `the row has no task and ${row.project} no default activity (use --default-activity)`,
+        );
+      }
+      activityIds.push(fallback);
+    }
+    if (row.duration > MAX_DURATION)
+      return skip(row.line, 'duration too long', String(row.duration));
+    if (row.notes !== null && row.notes.length > MAX_NOTES) {
+      return skip(row.line, 'notes longer than 10,000 characters');
+    }
+    let date: string;
+    let startTime: string | null = null;
+    if (row.start === null) date = row.date as string;
+    else {
+      const wall =
+        'wall' in row.start
+          ? row.start.wall
+          : wallTimeIn(row.start.at, options.timezone ?? user.timezone ?? undefined);
+      date = wall.date;
+      startTime = wall.clock;
+    }
+    // Locked periods (issue 32), as the times service refuses a write into them: before
+    // the lock date, or in a submitted or approved week part of this person and project.
+    const lock = inserts.lockState(date, user.id, project.id);
+    if (lock.before !== null && date < lock.before) {
+      return skip(row.line, 'locked period', `${date} is before the lock date ${lock.before}`);
+    }
+    if (lock.status === 'submitted' || lock.status === 'approved') {
+      return skip(
+        row.line,
+        'locked period',
+        `week ${lock.week} of ${user.username} in ${row.project} is ${lock.status}`,
+      );
+    }
+    if (seen) {
+      if (seen.has(row.key))
+        return skip(row.line, 'duplicate row', 'the same entry as an earlier row');
+      if (imported && store.timeOfSource(row.key) !== undefined)
+        return skip(row.line, 'already imported', undefined, false);
+      seen.add(row.key);
+    } else {
+      const earlier = store.timeOfSource(row.key);
+      if (earlier !== undefined) {
+        return earlier >= firstNewTimeId
+          ? skip(row.line, 'duplicate row', 'the same entry as an earlier row')
+          : skip(row.line, 'already imported', undefined, false);
+      }
+    }
+    if (!membership(project.id, user.id)) {
+      return skip(row.line, 'not a member', `${user.username} is not a member of ${row.project}`);
+    }
+    if (!dryRun) {
+      const timeId = inserts.insert(
+        {
+          uuid: randomUUID(),
+          duration: row.duration,
+          user_id: user.id,
+          project_id: project.id,
+          date_worked: date,
+          issue_uri: row.issue_uri,
+          notes: row.notes,
+          created_at: now,
+          changed_by: changedBy,
+          start_time: startTime,
+        },
+        activityIds,
+      );
+      store.addSource(row.key, timeId);
+    }
+    report.entries.created++;
+    const k = `${user.id}:${project.id}`;
+    const t = totals.get(k);
+    if (t) {
+      t.entries++;
+      t.seconds += row.duration;
+    } else
+      totals.set(k, { userId: user.id, projectId: project.id, entries: 1, seconds: row.duration });
+  };
+
+  const size = deps.batchRows ?? 10_000;
+  const run =
+    deps.runBatch ??
+    ((write: () => void) => {
+      writeTransaction(db, write);
+    });
+  const source = batches[Symbol.asyncIterator]();
+  let lastLine = 0;
+  for (;;) {
+    let next: IteratorResult<(ImportRow | RowProblem)[]>;
+    try {
+      next = await source.next();
+    } catch (err) {
+      // A file that is not the format is refused before any row; a file that breaks off
+      // later (an unclosed quote) stops the run where it broke, as a failed batch does.
+      if (err instanceof NotThatFormat) throw err;
+      finish(report, reasons, totals, tally, usernames, projectNames);
+      const line = (err as { line?: number }).line ?? lastLine + 1;
+      report.stopped = { line, error: (err as Error)?.message ?? String(err) };
+      throw new ImportStopped(report, line, Math.min(line, lastLine + 1), err);
+    }
+    if (next.done) break;
+    const batch = next.value;
+    lastLine = batch[batch.length - 1]?.line ?? lastLine;
+    for (let from = 0; from < batch.length; from += size) {
+      const part = batch.slice(from, from + size);
+      const write = () => {
+        const now = Date.now();
+        for (const row of part) importRow(row, now);
+      };
+      // What the batch counted is kept aside, so that a failed batch counts for nothing.
+      const before = snapshot(report, reasons, totals);
+      try {
+        if (dryRun) write();
+        else await run(write);
+      } catch (err) {
+        restore(report, reasons, totals, before);
+        finish(report, reasons, totals, tally, usernames, projectNames);
+        const line = part[0]?.line ?? 0;
+        report.stopped = { line, error: (err as Error)?.message ?? String(err) };
+        throw new ImportStopped(report, line, line, err);
+      }
+      onProgress?.(report.rows);
+    }
+  }
+  return finish(report, reasons, totals, tally, usernames, projectNames);
+}
+
+type Totals = Map<string, { userId: number; projectId: number; entries: number; seconds: number }>;
+
+function snapshot(report: ImportReport, reasons: Map<string, number>, totals: Totals) {
+  return {
+    json: JSON.stringify({
+      ...report,
+      people: undefined,
+      projects: undefined,
+      activities: undefined,
+    }),
+    reasons: new Map(reasons),
+    totals: new Map([...totals].map(([k, v]) => [k, { ...v }])),
+  };
+}
+
+function restore(
+  report: ImportReport,
+  reasons: Map<string, number>,
+  totals: Totals,
+  before: ReturnType<typeof snapshot>,
+) {
+  const saved = JSON.parse(before.json) as ImportReport;
+  report.rows = saved.rows;
+  report.entries = saved.entries;
+  report.problems = saved.problems;
+  report.problem_count = saved.problem_count;
+  reasons.clear();
+  for (const [k, v] of before.reasons) reasons.set(k, v);
+  totals.clear();
+  for (const [k, v] of before.totals) totals.set(k, v);
+}
+
+function finish(
+  report: ImportReport,
+  reasons: Map<string, number>,
+  totals: Totals,
+  tally: ReadTally,
+  usernames: Map<number, string>,
+  projectNames: Map<number, string>,
+): ImportReport {
+  report.entries.reasons = [...reasons].map(([reason, rows]) => ({ reason, rows }));
+  report.entries.by_person_project = [...totals.values()]
+    .map((t) => ({
+      user: usernames.get(t.userId) ?? '',
+      project: projectNames.get(t.projectId) ?? '',
+      entries: t.entries,
+      seconds: t.seconds,
+    }))
+    .sort((a, b) => a.user.localeCompare(b.user) || a.project.localeCompare(b.project));
+  report.dropped = [...tally.dropped].map(([column, values]) => ({ column, values }));
+  return report;
+}

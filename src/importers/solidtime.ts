@@ -1,0 +1,43 @@
+// solidtime: Time → Export → CSV (detailed time entries). Start and End as
+// `YYYY-MM-DD HH:MM:SS` in the exporting user's zone; the person by name only.
+import { durationOf, type ImportFormat, orNull, person, splitTags } from './format';
+import { parseDateTime } from './values';
+
+export const solidtime: ImportFormat = {
+  name: 'solidtime',
+  title: 'a solidtime time entries export',
+  required: ['User', 'Project', 'Start', ['Duration', 'Duration (decimal)', 'End']],
+  reads: [
+    'Description',
+    'Task',
+    'Project',
+    'User',
+    'Start',
+    'End',
+    'Duration',
+    'Duration (decimal)',
+    'Tags',
+  ],
+  tags: 'Tags',
+  row(cell) {
+    const project = cell('Project').trim();
+    if (project === '') return 'the entry has no project';
+    const start = parseDateTime(cell('Start'));
+    if (!start) return `start ${cell('Start')} is not a date and time`;
+    const end = parseDateTime(cell('End'));
+    const duration = durationOf(cell('Duration') || cell('Duration (decimal)'), start, end, true);
+    if (duration === undefined) return `duration ${cell('Duration')} is not a duration`;
+    const task = cell('Task').trim();
+    return {
+      ...person(cell('User')),
+      project,
+      activities: task === '' ? [] : [task],
+      tags: splitTags(cell('Tags')),
+      notes: orNull(cell('Description')),
+      start,
+      date: null,
+      duration,
+      issue_uri: null,
+    };
+  },
+};

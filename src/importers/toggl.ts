@@ -1,0 +1,46 @@
+// Toggl Track: Reports → Detailed → Export → CSV. Start and end are the wall clock of the
+// exporting user's profile zone, in that profile's date and time formats (12- or 24-hour).
+import { durationOf, type ImportFormat, orNull, splitTags, startOf } from './format';
+
+export const toggl: ImportFormat = {
+  name: 'toggl',
+  title: 'a Toggl Track detailed report',
+  required: [['Email', 'User'], 'Project', 'Start date', 'Start time', ['Duration', 'End time']],
+  reads: [
+    'User',
+    'Email',
+    'Project',
+    'Task',
+    'Description',
+    'Start date',
+    'Start time',
+    'End date',
+    'End time',
+    'Duration',
+    'Tags',
+  ],
+  tags: 'Tags',
+  row(cell) {
+    const project = cell('Project').trim();
+    if (project === '') return 'the entry has no project';
+    const start = startOf(cell('Start date'), cell('Start time'));
+    if (!start) return `start ${cell('Start date')} ${cell('Start time')} is not a date and time`;
+    const endDate = cell('End date');
+    const end = startOf(endDate || cell('Start date'), cell('End time'));
+    const duration = durationOf(cell('Duration'), start, end, endDate !== '');
+    if (duration === undefined) return `duration ${cell('Duration')} is not a duration`;
+    const task = cell('Task').trim();
+    return {
+      email: orNull(cell('Email')),
+      name: orNull(cell('User')),
+      project,
+      activities: task === '' ? [] : [task],
+      tags: splitTags(cell('Tags')),
+      notes: orNull(cell('Description')),
+      start,
+      date: null,
+      duration,
+      issue_uri: null,
+    };
+  },
+};
