@@ -28,6 +28,8 @@ export interface Config {
   db: string;
   secretKey: string | undefined;
   instanceName: string;
+  /** The name people see (the sign-in page); instanceName stays the tokens' issuer. */
+  displayName: string;
   tokenTtlSeconds: number;
   authModules: readonly AuthModule[];
   ldap: LdapConfig;
@@ -105,6 +107,13 @@ export const SETTINGS = [
     env: 'TIMETRACK_INSTANCE_NAME',
     default: 'timesync',
     describe: 'token issuer name',
+  },
+  {
+    flag: 'display-name',
+    env: 'TIMETRACK_DISPLAY_NAME',
+    default: 'timetrack',
+    describe:
+      "the instance's name as people see it (the sign-in page; GET /v0/info's display_name)",
   },
   {
     flag: 'token-ttl',
@@ -321,6 +330,7 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
     db: str('db'),
     secretKey: readSecretKey(raw('secret-key-file'), raw('secret-key')),
     instanceName: str('instance-name'),
+    displayName: str('display-name'),
     tokenTtlSeconds: int('token-ttl', 1, 10 * 365 * 86400),
     authModules: parseAuthModules(str('auth-modules')),
     ldap: {

@@ -1,6 +1,7 @@
 // GET /v0/info (issue 15, part 4): what a client needs to know before logging in —
 // which login types to offer — with no token. Nothing secret: the name and version of
-// the software, the instance's name (the tokens' `iss`, public in every token) and the
+// the software, the instance's name (the tokens' `iss`, public in every token; TimeSync's
+// `timesync` by default, so it is not what people read), its display name and the
 // enabled auth modules. Built once: none of it changes while the process runs.
 import type { Config } from '../config';
 import { packageVersion } from '../embedded';
@@ -11,17 +12,20 @@ import type { Info } from '../shapes/meta';
 /** The shape is src/shapes/meta.ts. */
 export type InfoJson = Info;
 
-export function infoOf(config: Pick<Config, 'instanceName' | 'authModules'>): InfoJson {
+export function infoOf(
+  config: Pick<Config, 'instanceName' | 'displayName' | 'authModules'>,
+): InfoJson {
   return {
     name: 'timetrack',
     version: packageVersion(),
     instance_name: config.instanceName,
+    display_name: config.displayName,
     auth_modules: [...config.authModules],
     api: 'v0',
   };
 }
 
-export function infoRoutes(config: Pick<Config, 'instanceName' | 'authModules'>) {
+export function infoRoutes(config: Pick<Config, 'instanceName' | 'displayName' | 'authModules'>) {
   const info = infoOf(config);
   return { get: ((ctx) => sendJson(ctx.res, 200, info)) satisfies Handler };
 }

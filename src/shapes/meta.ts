@@ -10,6 +10,7 @@ export const Info = component(
     name: constant('timetrack'),
     version: string(),
     instance_name: string(),
+    display_name: string(),
     auth_modules: array(oneOfValues(['password', 'ldap']), { minItems: 1 }),
     api: constant('v0'),
   }),

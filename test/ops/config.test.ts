@@ -26,6 +26,7 @@ describe('settings', () => {
       db: './timetrack.db',
       secretKey: undefined,
       instanceName: 'timesync',
+      displayName: 'timetrack',
       tokenTtlSeconds: 1800,
       authModules: ['password'],
       ldap: {
