@@ -114,7 +114,13 @@ export function NamedList(props: {
           {error}
         </p>
       )}
-      {items && (
+      {items && items.length === 0 && (
+        <p class="muted empty">
+          No {props.title.toLowerCase()} yet
+          {may ? `: create the first ${props.one} above.` : '.'}
+        </p>
+      )}
+      {items && items.length > 0 && (
         <ScrollBox label={props.title}>
           <table class="list">
             <thead>

@@ -8,8 +8,8 @@ import { api, errorText, type User } from '../api';
 import { reloadCatalog } from '../base/catalog';
 import { FormEnd, type Problems, problemsOf } from '../base/field-problems';
 import { TextField } from '../base/fields';
+import { passwordProblem } from '../base/password';
 
-const MIN_PASSWORD = 8;
 const BCRYPT_COST = 10;
 
 export function Profile(props: { username: string }) {
@@ -109,8 +109,9 @@ function Password(props: { username: string }) {
   const submit = async (e: Event) => {
     e.preventDefault();
     setStatus('');
-    if (next.length < MIN_PASSWORD) {
-      setProblems({ next: `Use at least ${MIN_PASSWORD} characters` });
+    const weak = passwordProblem(next);
+    if (weak) {
+      setProblems({ next: weak });
       return;
     }
     if (next !== repeat) {

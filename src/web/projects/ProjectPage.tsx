@@ -19,6 +19,8 @@ export function ProjectPage(props: { username: string; slug: string }) {
   const [error, setError] = useState<string | undefined>();
   const [deleting, setDeleting] = useState(false);
   const [version, setVersion] = useState(0);
+  // "Created …" said on the new project's page, which this page becomes.
+  const [created, setCreated] = useState('');
 
   useEffect(() => {
     if (creating) return;
@@ -62,6 +64,9 @@ export function ProjectPage(props: { username: string; slug: string }) {
     <section class="project">
       {back}
       <h1>{creating ? 'New project' : project?.name}</h1>
+      <p class="status" role="status">
+        {creating ? '' : created}
+      </p>
       {!allowed && (
         <p class="notice" role="note">
           {creating
@@ -76,8 +81,10 @@ export function ProjectPage(props: { username: string; slug: string }) {
           catalog={catalog}
           onSaved={(saved) => {
             reloadCatalog();
-            if (creating) navigate(`/projects/${saved.slugs[0]}`);
-            else if (saved.slugs[0] !== props.slug)
+            if (creating) {
+              setCreated(`Created ${saved.name}`);
+              navigate(`/projects/${saved.slugs[0]}`);
+            } else if (saved.slugs[0] !== props.slug)
               navigate(`/projects/${saved.slugs[0]}`, { replace: true });
             else setVersion((v) => v + 1);
           }}

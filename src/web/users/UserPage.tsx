@@ -10,6 +10,7 @@ import { useCatalog } from '../base/catalog';
 import { Confirm } from '../base/Dialog';
 import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
 import { TextField } from '../base/fields';
+import { passwordProblem } from '../base/password';
 import { navigate, onLinkClick } from '../router';
 import type { OrgRole, User, UserFields } from '../types';
 
@@ -80,6 +81,11 @@ export function UserPage(props: { username: string; who: string }) {
   const set = (patch: Partial<Shown>) => setForm((f) => ({ ...f, ...patch }));
 
   const save = async () => {
+    const weak = password ? passwordProblem(password) : undefined;
+    if (weak) {
+      setProblems({ password: weak });
+      return;
+    }
     const changes: Partial<UserFields> = {};
     if (creating) changes.username = form.username.trim();
     if ((form.display_name ?? '') !== (user.display_name ?? ''))
@@ -97,8 +103,10 @@ export function UserPage(props: { username: string; who: string }) {
         ? await api.createUser({ username: form.username.trim(), ...changes })
         : await api.updateUser(user.username, changes);
       setPassword('');
-      if (creating) navigate(`/people/${encodeURIComponent(saved.username)}`);
-      else {
+      if (creating) {
+        setStatus(`Created ${saved.username}`);
+        navigate(`/people/${encodeURIComponent(saved.username)}`);
+      } else {
         setUser(saved);
         setForm(saved);
         setStatus(user.deleted_at ? 'Restored' : 'Saved');

@@ -63,7 +63,10 @@ export function Users(props: { username: string }) {
         </p>
       )}
       {!users && !error && <p>Loading…</p>}
-      {users && (
+      {users && shown.length === 0 && (
+        <p class="muted empty">{wanted ? `Nobody matches “${search.trim()}”.` : 'Nobody yet.'}</p>
+      )}
+      {users && shown.length > 0 && (
         <ScrollBox label="People">
           <table class="list">
             <caption class="visually-hidden">People</caption>
