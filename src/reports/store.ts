@@ -44,7 +44,9 @@ const GROUPS: Record<Grouping, GroupSql> = {
   },
   user: {
     key: (r) => `${r}.user_id`,
-    shown: (k) => `${usernameSql(k)} AS user`,
+    // user_name for the CSV only: the JSON row keeps its shape (src/shapes/report.ts).
+    shown: (k) =>
+      `${usernameSql(k)} AS user, (SELECT display_name FROM users WHERE id = ${k}) AS user_name`,
     order: () => 'user',
   },
   day: { key: (r) => `${r}.date_worked`, shown: (k) => `${k} AS day`, order: (k) => k },

@@ -104,7 +104,9 @@ export const TIME_CSV_HEADER = [
   'uuid',
   'date_worked',
   'user',
+  'user_name',
   'project',
+  'project_name',
   'project_slugs',
   'activities',
   'duration_seconds',
@@ -118,17 +120,30 @@ export const TIME_CSV_HEADER = [
 ] as const;
 
 /**
+ * The names a CSV shows beside usernames and slugs, for people reading it in a
+ * spreadsheet: display names by lower-case username, project names by the project's
+ * slugs joined with spaces (as `project_slugs`; a freed slug may name two projects).
+ */
+export interface CsvNames {
+  users: ReadonlyMap<string, string>;
+  projects: ReadonlyMap<string, string>;
+}
+
+/**
  * A listed time's CSV cells, from the JSON text SQLite wrote for it, so CSV and JSON
  * cannot disagree: `project` is the first slug, lists are joined with spaces, `hours`
- * has two decimals. `parents` (include_revisions) has no column.
+ * has two decimals; the user's display name and the project's name beside them (empty
+ * when there is none). `parents` (include_revisions) has no column.
  */
-export function timeCsvCells(json: string): (string | number | null)[] {
+export function timeCsvCells(json: string, names: CsvNames): (string | number | null)[] {
   const t = JSON.parse(json) as TimeJson;
   return [
     t.uuid,
     t.date_worked,
     t.user,
+    names.users.get(t.user.toLowerCase()) ?? null,
     t.project[0] ?? null,
+    names.projects.get(t.project.join(' ')) ?? null,
     t.project.join(' '),
     t.activities.join(' '),
     t.duration,

@@ -161,6 +161,9 @@ export function createTimeService(deps: TimeServiceDeps) {
       return { paging: pagingParams(query, deps.defaultLimit), ...times.listing(filters) };
     },
 
+    /** The names the CSV of the list shows beside usernames and slugs. */
+    csvNames: () => times.csvNames(),
+
     get(actor: Actor, uuid: string, query: URLSearchParams) {
       const includeDeleted = booleanParam(query, 'include_deleted');
       const includeRevisions = booleanParam(query, 'include_revisions');

@@ -6,7 +6,7 @@ import { type ListQuery, readList, type WholeListSql } from '../db/list-reader';
 import type { Db } from '../db/open';
 import type { ReaderPool } from '../db/readers';
 import type { ShortLists } from '../db/short-lists';
-import { type TimeRow, timeText } from './json';
+import { type CsvNames, type TimeRow, timeText } from './json';
 import {
   computedTimeJson,
   listedTimeJson,
@@ -319,6 +319,14 @@ export function createTimeStore(db: Db, readers: ReaderPool, readShort: ShortLis
     'UPDATE times SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL',
   );
 
+  const userNames = db
+    .prepare('SELECT lower(username), display_name FROM users WHERE display_name IS NOT NULL')
+    .raw(true);
+  const projectNames = db
+    .prepare(`SELECT (SELECT group_concat(slug, ' ') FROM (SELECT slug FROM project_slugs
+        WHERE project_id = p.id ORDER BY position)), p.name FROM projects p`)
+    .raw(true);
+
   const replaceActivities = (timeId: number, activityIds: readonly number[]) => {
     clearActivities.run(timeId);
     for (const activityId of activityIds) addActivity.run(timeId, activityId);
@@ -353,6 +361,12 @@ export function createTimeStore(db: Db, readers: ReaderPool, readShort: ShortLis
         readWhole: (cap: number) => readShort(query, cap),
       };
     },
+
+    /** Display names and project names for a CSV (times/json.ts CsvNames). */
+    csvNames: (): CsvNames => ({
+      users: new Map(userNames.all() as [string, string][]),
+      projects: new Map(projectNames.all() as [string, string][]),
+    }),
 
     findLiveProject: (slug: string) => liveProjectBySlug.get(slug) as LiveProject | undefined,
 

@@ -4,12 +4,12 @@
 // chart (bars over time, or a ranked list), and CSV downloads of the report and of the
 // entries behind it. Every setting lives in the URL.
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorText, type Report } from '../api';
+import { api, errorText, type Report, type User } from '../api';
 import { useCatalog } from '../base/catalog';
 import { today } from '../base/dates';
 import { formatDuration } from '../base/duration';
 import { navigate } from '../router';
-import { groupLabel } from './labels';
+import { groupLabel, userNamesOf } from './labels';
 import { PeriodChart } from './PeriodChart';
 import { RankedBars } from './RankedBars';
 import { ReportForm } from './ReportForm';
@@ -23,6 +23,11 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
   const [loaded, setLoaded] = useState<{ key: string; report: Report } | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [status, setStatus] = useState('');
+  const [users, setUsers] = useState<User[]>([]);
+  useEffect(() => {
+    api.users().then(setUsers, () => setUsers([]));
+  }, []);
+  const names = userNamesOf(users);
 
   useEffect(() => {
     let live = true;
@@ -57,7 +62,7 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
   // The chart sums the first grouping (over the second, if any).
   const bars = new Map<string, number>();
   for (const row of report?.rows ?? []) {
-    const label = groupLabel(row, settings.group, catalog);
+    const label = groupLabel(row, settings.group, catalog, names);
     bars.set(label, (bars.get(label) ?? 0) + row.duration);
   }
   const labels = [...bars.keys()];
@@ -68,6 +73,7 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
       <ReportForm
         settings={settings}
         catalog={catalog}
+        users={users}
         onApply={(s: ReportSettings) => navigate(settingsUrl(s))}
       />
       <p class="status" role="status">
@@ -106,7 +112,7 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
                 bars={labels.map((label) => ({ label, seconds: bars.get(label) ?? 0 }))}
               />
             ))}
-          <ReportTable report={report} catalog={catalog} />
+          <ReportTable report={report} catalog={catalog} users={names} />
         </>
       )}
       {!report && !error && <p>Loading…</p>}
