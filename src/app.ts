@@ -2,12 +2,15 @@
 // This is the one place the server's stores are made and services wired to each other
 // (the admin commands make the few they need for themselves); the route table (routes.ts)
 // gets the services, never the stores.
+
 import { createActivityService } from './activities/service';
 import { createActivityStore } from './activities/store';
 import { ensureFirstAdmin } from './admin/first-admin';
 import { ldapAuthenticator } from './auth/ldap';
 import { createLoginService, passwordAuthenticator } from './auth/login';
 import type { PasswordHasher } from './auth/password';
+import { createRenewal } from './auth/renew';
+import { createRenewalStore } from './auth/renewal-store';
 import { createAuthenticate } from './auth/session';
 import { createLoginThrottle } from './auth/throttle';
 import { createTokenService } from './auth/token';
@@ -62,6 +65,7 @@ export function createApp(deps: AppDeps) {
     instanceName: config.instanceName,
     ttlSeconds: config.tokenTtlSeconds,
   });
+  const renewal = createRenewal(db, createRenewalStore(db), tokens, config);
   const userStore = createUserStore(db, readers);
   const projectStore = createProjectStore(db, readers);
   // No write of this process commits a project's JSON stale (sql/008's triggers mark it).
@@ -140,6 +144,7 @@ export function createApp(deps: AppDeps) {
     lists,
     authenticate: createAuthenticate(tokens, users.findTokenHolder),
     login,
+    renewal,
     /** SPEC §2.5: an empty database gets an administrator (server.ts, once listening). */
     ensureFirstAdmin: (announce: (line: string) => void) =>
       ensureFirstAdmin({ config, db, users: userStore, passwords }, announce),

@@ -12,7 +12,8 @@ export interface InstanceTable {
 }
 
 // Left out on purpose, being short-lived state rather than data: login_failures (the
-// throttle), signed_out_tokens (kept only until the tokens expire) and idempotency_keys
+// throttle), signed_out_tokens and renewed_tokens (kept only until the tokens expire) and
+// idempotency_keys
 // (kept 24 h).
 export const INSTANCE_TABLES: readonly InstanceTable[] = [
   { name: 'settings', orderBy: 'key' },

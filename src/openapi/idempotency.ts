@@ -1,5 +1,5 @@
 // The Idempotency-Key header (issue 29, item 7) in GET /v0/openapi.json: every POST but
-// /login and /logout takes it (src/routes.ts wraps them alike), so it is added to them
+// /login, /login/renew and /logout takes it (src/routes.ts wraps them alike), so it is added to them
 // here, in one place, with the two answers a misused key gets.
 import { errors, param } from './responses';
 
@@ -17,7 +17,7 @@ export const idempotencyKeyParameter = {
   schema: { type: 'string', pattern: '^[\\x21-\\x2b\\x2d-\\x7e]{1,255}$' },
 };
 
-const NOT_KEYED = ['/v0/login', '/v0/logout'];
+const NOT_KEYED = ['/v0/login', '/v0/login/renew', '/v0/logout'];
 
 type PathItem = Record<string, unknown> & { post?: Record<string, unknown> };
 

@@ -102,7 +102,7 @@ const TABLE_OWNERS: Record<string, string[]> = {
   'times/': ['times', 'time_activities', 'time_revisions', 'time_user_rows', 'activity_sets'],
   'timer/': ['timers'],
   'reports/': ['time_month_totals'],
-  'auth/': ['login_failures'],
+  'auth/': ['login_failures', 'renewed_tokens'],
   'idempotency/': ['idempotency_keys'],
 };
 

@@ -28,6 +28,8 @@ describe('settings', () => {
       instanceName: 'timesync',
       displayName: 'timetrack',
       tokenTtlSeconds: 1800,
+      sessionIdleSeconds: 1800,
+      sessionMaxSeconds: 43200,
       authModules: ['password'],
       ldap: {
         url: undefined,

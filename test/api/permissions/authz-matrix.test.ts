@@ -450,7 +450,14 @@ describe('authorization matrix (SPEC §3)', () => {
   });
 });
 
-const NO_RULE_ENDPOINTS = ['/v0/login', '/v0/info', '/v0/openapi.json', '/v0/logout'];
+// The renewal, like the logout, only exchanges the caller's own token (test/api/auth/renew.test.ts).
+const NO_RULE_ENDPOINTS = [
+  '/v0/login',
+  '/v0/info',
+  '/v0/openapi.json',
+  '/v0/logout',
+  '/v0/login/renew',
+];
 
 describe('docs/permissions.md', () => {
   it('is the text generated from the permissions table', () => {
