@@ -64,13 +64,16 @@ describe('POST /v0/login/renew', () => {
       assert.equal((await server.api.get('/users/alice', token)).status, 200);
     }
     // The renewed token renews in turn.
-    const again = await renew(server, (await renew(server, first)).body.token as string);
+    const again = await renew(
+      server,
+      ((await renew(server, first)).body as { token: string }).token,
+    );
     assert.equal(again.status, 200, again.text);
   });
 
   it('refuses a signed-out token, a deactivated user, a forged or missing token', async () => {
     const token = await server.api.login('alice', alice.password);
-    const renewed = (await renew(server, token)).body.token as string;
+    const renewed = ((await renew(server, token)).body as { token: string }).token;
     assert.equal(
       (
         await server.api.raw('/v0/logout', {
@@ -99,10 +102,10 @@ describe('POST /v0/login/renew', () => {
   it('never renews past --session-max after the sign-in, however often renewed', async () => {
     const first = await short.api.login('alice', alice.password);
     const signedIn = claimsOf(first).iat as number;
-    const renewed = (await renew(short, first)).body.token as string;
+    const renewed = ((await renew(short, first)).body as { token: string }).token;
     // Capped at the sign-in plus 2 s, not now plus 60 s.
     assert.equal(claimsOf(renewed).exp, signedIn + 2000);
-    const twice = (await renew(short, renewed)).body.token as string;
+    const twice = ((await renew(short, renewed)).body as { token: string }).token;
     assert.equal(claimsOf(twice).exp, signedIn + 2000);
     await sleep(Math.max(0, signedIn + 2050 - Date.now()));
     // The login's own token still lives (60 s), but its session is over.
