@@ -9,7 +9,7 @@
 // carries an Idempotency-Key, the same on each of its retries, so that a write the
 // server did receive is never made twice.
 import { waitForConnection } from './connection';
-import { currentSession, nextSessionOf, type Session, setSession, usernameOf } from './session';
+import { currentSession, nextSessionOf, type Session, sessionOf, setSession } from './session';
 import type {
   Activity,
   ActivityRevision,
@@ -182,13 +182,36 @@ export const api = {
   info: () => request<Info>('GET', '/info', { anonymous: true }),
 
   async login(type: 'password' | 'ldap', username: string, password: string): Promise<Session> {
+    // (username is the server's to check; the session takes the token's own)
     const { token } = await request<{ token: string }>('POST', '/login', {
       anonymous: true,
       body: { auth: { type, username, password } },
     });
-    const next = { token, username: usernameOf(token) ?? username };
+    const next = sessionOf(token);
+    if (!next) throw new ApiError(500, 'Bad token', `The server's token names no user`);
     setSession(next);
     return next;
+  },
+
+  /**
+   * POST /v0/login/renew: the session's token for a fresh one (auth/keepalive.ts), sent
+   * by hand so that a refusal ends the session here without the wait-and-resend of
+   * other requests. Undefined when the server cannot be reached (tried again later).
+   */
+  async renew(session: Session): Promise<Session | 'refused' | undefined> {
+    let res: Response;
+    try {
+      res = await fetch('/v0/login/renew', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${session.token}` },
+      });
+    } catch {
+      return undefined;
+    }
+    if (res.status === 401) return 'refused';
+    if (!res.ok) return undefined;
+    const { token } = (await res.json()) as { token: string };
+    return sessionOf(token);
   },
 
   /** Checks a password without touching the session (the profile's password change). */
