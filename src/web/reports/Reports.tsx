@@ -3,11 +3,12 @@
 // or two of project / activity / user / day / week / month; a table with the totals, a
 // chart (bars over time, or a ranked list), and CSV downloads of the report and of the
 // entries behind it. Every setting lives in the URL.
-import { useEffect, useState } from 'preact/hooks';
-import { api, errorText, type Report, type User } from '../api';
+import { useState } from 'preact/hooks';
+import { api, errorText } from '../api';
 import { useCatalog } from '../base/catalog';
 import { today } from '../base/dates';
 import { formatDuration } from '../base/duration';
+import { useResource } from '../base/resource';
 import { navigate } from '../router';
 import { groupLabel, userNamesOf } from './labels';
 import { PeriodChart } from './PeriodChart';
@@ -20,26 +21,16 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
   const { catalog } = useCatalog(props.username);
   const settings = readSettings(props.query, today());
   const key = settingsUrl(settings);
-  const [loaded, setLoaded] = useState<{ key: string; report: Report } | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  // A report is shown only with the settings it was made for (useResource): while the
+  // next one loads, its chart and table never mix the last report's rows with the new
+  // grouping or dates.
+  const loaded = useResource(key, () => api.report(reportQuery(settings)));
+  const report = loaded.data;
+  const [failed, setError] = useState<string | undefined>();
+  const error = failed ?? loaded.error;
   const [status, setStatus] = useState('');
-  const [users, setUsers] = useState<User[]>([]);
-  useEffect(() => {
-    api.users().then(setUsers, () => setUsers([]));
-  }, []);
+  const users = useResource('users', () => api.users()).data ?? [];
   const names = userNamesOf(users);
-
-  useEffect(() => {
-    let live = true;
-    setError(undefined);
-    api.report(reportQuery(settings)).then(
-      (r) => live && setLoaded({ key, report: r }),
-      (err) => live && setError(errorText(err)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [key]);
 
   const download = async (what: 'report' | 'entries') => {
     setError(undefined);
@@ -54,10 +45,6 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
       setError(errorText(err));
     }
   };
-
-  // A report is shown only with the settings it was made for: while the next one loads,
-  // its chart and table never mix the last report's rows with the new grouping or dates.
-  const report = loaded?.key === key ? loaded.report : undefined;
 
   // The chart sums the first grouping (over the second, if any).
   const bars = new Map<string, number>();
