@@ -28,6 +28,7 @@ export const extensionPaths = {
         'user',
         'project',
         'activity',
+        'notes_contains',
         'include_deleted',
         'group_by',
         'format',

@@ -184,6 +184,8 @@ const times = resource(
       'activity',
       'start',
       'end',
+      'notes_contains',
+      'order',
       'include_deleted',
       'include_revisions',
       'format',

@@ -91,7 +91,8 @@ const MONTHLY: readonly Grouping[] = ['project', 'user', 'month'];
  * any report, with their own dates.
  */
 function monthTotalsSource(f: TimeListFilters, groupBy: readonly Grouping[]) {
-  if (f.activityIds.length > 0 || !groupBy.every((g) => MONTHLY.includes(g))) return undefined;
+  if (f.activityIds.length > 0 || f.notesContains !== undefined) return undefined;
+  if (!groupBy.every((g) => MONTHLY.includes(g))) return undefined;
   const split =
     f.start !== undefined && f.end !== undefined ? splitByMonth(f.start, f.end) : undefined;
   if (!split) return undefined;

@@ -12,7 +12,14 @@ import { type Actor, authorize, NO_ROLE, type ProjectRole, permits, seesAllTimes
 import { parseObject } from '../validate';
 import { type TimeJson, timeJsonText } from './json';
 import { createTimeSchema, type UpdateTimeInput, updateTimeSchema } from './schema';
-import type { StoredTime, TimeListFilters, TimeStore, ViewedTime } from './store';
+import {
+  type StoredTime,
+  TIME_ORDERS,
+  type TimeListFilters,
+  type TimeOrder,
+  type TimeStore,
+  type ViewedTime,
+} from './store';
 
 export type TimeService = ReturnType<typeof createTimeService>;
 
@@ -61,6 +68,14 @@ export function createTimeService(deps: TimeServiceDeps) {
     const start = firstParam(query, 'start', isCalendarDate);
     const end = firstParam(query, 'end', isCalendarDate);
     if (start !== undefined && end !== undefined && start > end) throw badQueryValue('end', end);
+    const notesContains = firstParam(
+      query,
+      'notes_contains',
+      (s) => s.length > 0 && s.length <= 500,
+    );
+    const order = firstParam(query, 'order', (s) =>
+      (TIME_ORDERS as readonly string[]).includes(s),
+    ) as TimeOrder | undefined;
     return {
       viewer: { id: actor.id, seesAll: seesAllTimes(actor) },
       userIds,
@@ -70,6 +85,8 @@ export function createTimeService(deps: TimeServiceDeps) {
       end,
       includeDeleted,
       includeRevisions,
+      ...(notesContains !== undefined ? { notesContains } : {}),
+      ...(order !== undefined ? { order } : {}),
     };
   };
 
