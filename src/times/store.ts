@@ -15,7 +15,6 @@ import {
   USER_ROW_OF_TIME,
 } from './json-sql';
 
-
 /** A time with what the service decides on, and the viewer's role in its project. */
 export interface StoredTime extends TimeRow {
   id: number;
