@@ -97,6 +97,14 @@ describe('POST /v0/login/renew', () => {
     assert.deepEqual(forged.body, authenticationBody('Invalid token'));
     const none = await server.api.raw('/v0/login/renew', { method: 'POST' });
     assert.deepEqual(none.body, authenticationBody('Missing credentials'));
+    // A body that is not JSON, even with a good Bearer token: kind 4, no token issued.
+    const garbled = await server.api.raw('/v0/login/renew', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: '{"auth":',
+    });
+    assert.equal(garbled.status, 400, garbled.text);
+    assert.equal((garbled.body as { error: string }).error, 'Bad object');
   });
 
   it('never renews past --session-max after the sign-in, however often renewed', async () => {
