@@ -2,6 +2,7 @@
 // This is the one place the server's stores are made and services wired to each other
 // (the admin commands make the few they need for themselves); the route table (routes.ts)
 // gets the services, never the stores.
+
 import { createActivityService } from './activities/service';
 import { createActivityStore } from './activities/store';
 import { ensureFirstAdmin } from './admin/first-admin';
@@ -12,6 +13,8 @@ import { createLoginService, passwordAuthenticator } from './auth/login';
 import { createOidcSignIn } from './auth/oidc';
 import { createOidcStore } from './auth/oidc-store';
 import type { PasswordHasher } from './auth/password';
+import { createRenewal } from './auth/renew';
+import { createRenewalStore } from './auth/renewal-store';
 import { createAuthenticate } from './auth/session';
 import { createLoginThrottle } from './auth/throttle';
 import { createTokenService } from './auth/token';
@@ -70,6 +73,7 @@ export function createApp(deps: AppDeps) {
     instanceName: config.instanceName,
     ttlSeconds: config.tokenTtlSeconds,
   });
+  const renewal = createRenewal(db, createRenewalStore(db), tokens, config);
   const userStore = createUserStore(db, readers);
   const projectStore = createProjectStore(db, readers);
   // No write of this process commits a project's JSON stale (sql/008's triggers mark it).
@@ -191,6 +195,7 @@ export function createApp(deps: AppDeps) {
     login,
     /** OpenID Connect sign-in, when `oidc` is among the auth modules. */
     oidc,
+    renewal,
     /** SPEC §2.5: an empty database gets an administrator (server.ts, once listening). */
     ensureFirstAdmin: (announce: (line: string) => void) =>
       ensureFirstAdmin({ config, db, users: userStore, passwords }, announce),

@@ -41,7 +41,13 @@ export interface Config {
   db: string;
   secretKey: string | undefined;
   instanceName: string;
+  /** The name people see (the sign-in page); instanceName stays the tokens' issuer. */
+  displayName: string;
   tokenTtlSeconds: number;
+  /** A renewed token's lifetime: a session unused this long ends (POST /v0/login/renew). */
+  sessionIdleSeconds: number;
+  /** No renewal this long after the sign-in: then one signs in again. */
+  sessionMaxSeconds: number;
   authModules: readonly AuthModule[];
   ldap: LdapConfig;
   oidc: OidcConfig;
@@ -123,10 +129,30 @@ export const SETTINGS = [
     describe: 'token issuer name',
   },
   {
+    flag: 'display-name',
+    env: 'TIMETRACK_DISPLAY_NAME',
+    default: 'timetrack',
+    describe:
+      "the instance's name as people see it (the sign-in page; GET /v0/info's display_name)",
+  },
+  {
     flag: 'token-ttl',
     env: 'TIMETRACK_TOKEN_TTL',
     default: '1800',
     describe: 'token lifetime in seconds',
+  },
+  {
+    flag: 'session-idle',
+    env: 'TIMETRACK_SESSION_IDLE',
+    default: '1800',
+    describe:
+      'lifetime in seconds of a token renewed by POST /v0/login/renew: the web app renews while used, so a session idle this long ends',
+  },
+  {
+    flag: 'session-max',
+    env: 'TIMETRACK_SESSION_MAX',
+    default: '43200',
+    describe: 'seconds after a sign-in beyond which its tokens are no longer renewed',
   },
   {
     flag: 'auth-modules',
@@ -383,7 +409,10 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
     db: str('db'),
     secretKey: readSecretKey(raw('secret-key-file'), raw('secret-key')),
     instanceName: str('instance-name'),
+    displayName: str('display-name'),
     tokenTtlSeconds: int('token-ttl', 1, 10 * 365 * 86400),
+    sessionIdleSeconds: int('session-idle', 1, 10 * 365 * 86400),
+    sessionMaxSeconds: int('session-max', 1, 10 * 365 * 86400),
     authModules: parseAuthModules(str('auth-modules')),
     ldap: {
       url: raw('ldap-url'),

@@ -225,7 +225,7 @@ export type Deed =
   | { do: 'read timer' | 'stop timer' | 'discard timer'; username: string; ownerId: number }
   /** Any request but GET and HEAD, with a personal token (its scope decides). */
   | { do: 'write'; method: string; path: string }
-  | { do: 'create token' | 'sign out' }
+  | { do: 'create token' | 'sign out' | 'renew session' }
   | { do: 'list tokens'; username: string; ownerId: number }
   | { do: 'revoke token'; id: number; ownerId: number }
   | { do: 'submit week'; username: string; week: string; ownerId: number }
@@ -283,7 +283,9 @@ export function permits(actor: Actor, deed: Deed): boolean {
       return mayWrite(actor);
     case 'create token':
     case 'sign out':
-      // A personal token is ended by revoking it; POST /v0/logout ends JWTs.
+    case 'renew session':
+      // A personal token is ended by revoking it; POST /v0/logout ends JWTs. Nor may it
+      // be exchanged for a login token (POST /v0/login/renew), which has no scope.
       return !actor.personalToken;
     case 'list tokens':
       return canListTokensOf(actor, deed.ownerId);
@@ -357,6 +359,8 @@ function refusedAction(actor: Actor, deed: Deed): string {
       return 'create tokens with a personal token';
     case 'sign out':
       return 'sign out with a personal token';
+    case 'renew session':
+      return 'renew a session with a personal token';
     case 'list tokens':
       return `list the tokens of ${deed.username}`;
     case 'revoke token':

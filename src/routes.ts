@@ -4,7 +4,7 @@ import { activityRoutes } from './activities/routes';
 import type { App } from './app';
 import { approvalRoutes } from './approvals/routes';
 import { oidcRoutes } from './auth/oidc-routes';
-import { loginRoutes, logoutRoute } from './auth/routes';
+import { loginRoutes, logoutRoute, renewRoute } from './auth/routes';
 import { type SignedInHandler, signedIn } from './auth/session';
 import type { Handler } from './http/context';
 import { sendJson } from './http/respond';
@@ -48,6 +48,7 @@ export function createRouter(app: App): Router<Handler> {
   const router = new Router<Handler>()
     .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' } satisfies Health))
     .post('/v0/login', login)
+    .post('/v0/login/renew', renewRoute(app.authenticate, app.renewal))
     .post('/v0/logout', logout)
     .get('/v0/info', info.get) // no token: a login page asks it which login types to offer
     // OpenID Connect sign-in (404 unless enabled): the browser is sent through these.

@@ -12,8 +12,8 @@ export interface InstanceTable {
 }
 
 // Left out on purpose, being short-lived state rather than data: login_failures (the
-// throttle), signed_out_tokens (kept only until the tokens expire), idempotency_keys
-// (kept 24 h), and oidc_sign_ins and oidc_codes (minutes, seconds).
+// throttle), signed_out_tokens and renewed_tokens (kept only until the tokens expire),
+// idempotency_keys (kept 24 h), and oidc_sign_ins and oidc_codes (minutes, seconds).
 export const INSTANCE_TABLES: readonly InstanceTable[] = [
   { name: 'settings', orderBy: 'key' },
   { name: 'users', orderBy: 'id' },

@@ -6,6 +6,7 @@ import { sendJson, sendNoContent } from '../http/respond';
 import type { Actor } from '../policy';
 import type { LoginService } from './login';
 import { TaskDroppedError } from './password';
+import type { Renewal } from './renew';
 import type { Authenticate } from './session';
 
 export function loginRoutes(login: LoginService) {
@@ -22,6 +23,14 @@ export function logoutRoute(authenticate: Authenticate, signOut: (actor: Actor) 
     if (ctx.body === undefined) ctx.body = await readJsonBody(ctx.req, {});
     signOut(await authenticate(ctx));
     sendNoContent(ctx.res);
+  }) satisfies Handler;
+}
+
+/** POST /v0/login/renew (auth/renew.ts): the token sent (in any form) for a fresh one. */
+export function renewRoute(authenticate: Authenticate, renewal: Renewal) {
+  return (async (ctx) => {
+    if (ctx.body === undefined) ctx.body = await readJsonBody(ctx.req, {});
+    sendJson(ctx.res, 200, renewal.renew(await authenticate(ctx)));
   }) satisfies Handler;
 }
 

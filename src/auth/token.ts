@@ -40,7 +40,8 @@ export interface VerifiedToken {
 }
 
 export interface TokenService {
-  issue(username: string, now?: number): string;
+  /** A token of `username`; `expiresAt` (ms) for a renewed one, else now + the TTL. */
+  issue(username: string, now?: number, expiresAt?: number): string;
   /** The claims of a valid token; kind 7 otherwise. */
   verify(token: string, now?: number): VerifiedToken;
 }
@@ -64,12 +65,12 @@ export function createTokenService(options: {
     return claims;
   };
   return {
-    issue(username, now = Date.now()) {
+    issue(username, now = Date.now(), expiresAt = now + options.ttlSeconds * 1000) {
       const claims: TokenClaims = {
         iss: options.instanceName,
         sub: username,
         iat: now,
-        exp: now + options.ttlSeconds * 1000,
+        exp: expiresAt,
       };
       // A string payload is signed as given; jsonwebtoken cannot pad an object.
       return jwt.sign(base64SafeJson(claims), key, {

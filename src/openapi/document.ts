@@ -64,6 +64,16 @@ const parameters = {
   activity: queryParam('activity', 'Entries having one of these activities', text, true),
   start: queryParam('start', 'First date_worked (YYYY-MM-DD, inclusive)', text),
   end: queryParam('end', 'Last date_worked (YYYY-MM-DD, inclusive)', text),
+  notes_contains: queryParam(
+    'notes_contains',
+    'Extension: entries whose notes contain this text (1-500 characters; ASCII letters in any case)',
+    text,
+  ),
+  order: queryParam(
+    'order',
+    'Extension: list order; absent: last change first to last (SPEC §6); `-` is descending, ties by last change',
+    { enum: ['date_worked', '-date_worked', 'duration', '-duration'] },
+  ),
   format: queryParam('format', '`csv` answers text/csv (as does `Accept: text/csv`)', {
     enum: ['csv'],
   }),

@@ -36,6 +36,7 @@ export const extensionPaths = {
         'user',
         'project',
         'activity',
+        'notes_contains',
         'include_deleted',
         'status',
         'group_by',

@@ -1,5 +1,5 @@
 // The Idempotency-Key header (issue 29, item 7) in GET /v0/openapi.json: every POST but
-// /login, /logout and /tokens takes it (src/routes.ts wraps them alike), so it is added to them
+// /login, /login/renew, /logout and /tokens takes it (src/routes.ts wraps them alike), so it is added to them
 // here, in one place, with the two answers a misused key gets.
 import { errors, param } from './responses';
 
@@ -20,7 +20,7 @@ export const idempotencyKeyParameter = {
 // POST /v0/tokens neither: its answer, which a key would store for 24 h, holds a secret.
 // An import's body is a file, not an object to fingerprint; its rows' source keys make a
 // second POST of the same file create nothing.
-const NOT_KEYED = ['/v0/login', '/v0/logout', '/v0/tokens', '/v0/imports'];
+const NOT_KEYED = ['/v0/login', '/v0/login/renew', '/v0/logout', '/v0/tokens', '/v0/imports'];
 
 type Operation = Record<string, unknown>;
 type PathItem = Record<string, unknown> & { post?: Operation; put?: Operation };

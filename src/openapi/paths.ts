@@ -193,6 +193,8 @@ const times = resource(
       'activity',
       'start',
       'end',
+      'notes_contains',
+      'order',
       'include_deleted',
       'include_revisions',
       'status',
@@ -281,6 +283,27 @@ export const paths = {
           headers: { Location: { required: true, schema: { type: 'string' } } },
         },
         ...errors(404, 500),
+      },
+    },
+  },
+  '/v0/login/renew': {
+    post: {
+      tags: ['auth'],
+      summary:
+        'Extension: exchange a valid token (sent in any form) for a fresh one, living --session-idle seconds, never past --session-max after the sign-in it descends from; refused for a revoked, expired or deactivated user’s token',
+      security: bodyAuth,
+      requestBody: {
+        required: false,
+        description: 'Empty (a Bearer header alone) or the `auth` block; anything else is ignored',
+        content: {
+          [JSON_TYPE]: {
+            schema: { type: 'object', properties: { auth: schema('TokenAuth') } },
+          },
+        },
+      },
+      responses: {
+        ...ok('A fresh token', schema('Token')),
+        ...errors(400, 401, 413, 500, 503),
       },
     },
   },

@@ -14,7 +14,11 @@ export type Totals = Report['total'];
  * A row as the report statement returns it: one column per key of the API's row,
  * `project` as JSON text.
  */
-export type ReportRow = Omit<ReportRowJson, 'project'> & { project?: string };
+export type ReportRow = Omit<ReportRowJson, 'project'> & {
+  project?: string;
+  /** The user's display name (CSV only). */
+  user_name?: string | null;
+};
 
 /** A row's API shape: the keys in group_by order (`project` then `project_name`), totals. */
 export function toReportRowJson(row: ReportRow, groupBy: readonly Grouping[]): ReportRowJson {
@@ -32,21 +36,35 @@ export function toReportRowJson(row: ReportRow, groupBy: readonly Grouping[]): R
   return out as ReportRowJson;
 }
 
-/** The CSV header of a report: one column per grouping, then the totals. */
+/** A grouping's CSV columns: a project and a user with their names beside them. */
+const csvColumns = (g: Grouping): string[] =>
+  g === 'project' ? ['project', 'project_name'] : g === 'user' ? ['user', 'user_name'] : [g];
+
+/** The CSV header of a report: a column per grouping (two for project and user), totals. */
 export const reportCsvHeader = (groupBy: readonly Grouping[]): string[] => [
-  ...groupBy,
+  ...groupBy.flatMap(csvColumns),
   'hours',
   'duration_seconds',
   'entries',
 ];
 
-/** A row's CSV cells: a project by its first slug (its name is in the JSON only), then totals. */
+/**
+ * A row's CSV cells: a project by its first slug and its name, a user by username and
+ * display name (`userName`, from the statement's row), then totals.
+ */
 export function reportCsvCells(
   row: ReportRowJson,
   groupBy: readonly Grouping[],
+  userName: string | null | undefined,
 ): (string | number | null)[] {
   return [
-    ...groupBy.map((g) => (g === 'project' ? (row.project?.[0] ?? null) : (row[g] ?? null))),
+    ...groupBy.flatMap((g) =>
+      g === 'project'
+        ? [row.project?.[0] ?? null, row.project_name ?? null]
+        : g === 'user'
+          ? [row.user ?? null, userName ?? null]
+          : [row[g] ?? null],
+    ),
     hoursText(row.duration),
     row.duration,
     row.entries,

@@ -44,7 +44,9 @@ const GROUPS: Record<Grouping, GroupSql> = {
   },
   user: {
     key: (r) => `${r}.user_id`,
-    shown: (k) => `${usernameSql(k)} AS user`,
+    // user_name for the CSV only: the JSON row keeps its shape (src/shapes/report.ts).
+    shown: (k) =>
+      `${usernameSql(k)} AS user, (SELECT display_name FROM users WHERE id = ${k}) AS user_name`,
     order: () => 'user',
   },
   day: { key: (r) => `${r}.date_worked`, shown: (k) => `${k} AS day`, order: (k) => k },
@@ -99,8 +101,11 @@ const MONTHLY: readonly Grouping[] = ['project', 'user', 'month'];
  * any report, with their own dates.
  */
 function monthTotalsSource(f: TimeListFilters, groupBy: readonly Grouping[]) {
-  // The totals know no week part's status (issue 32): a status filter counts the entries.
-  if (f.activityIds.length > 0 || f.status !== undefined) return undefined;
+  // The totals know no week part's status (issue 32) nor the entries' notes: those filters
+  // count the entries.
+  if (f.activityIds.length > 0 || f.status !== undefined || f.notesContains !== undefined) {
+    return undefined;
+  }
   if (!groupBy.every((g) => MONTHLY.includes(g))) return undefined;
   const split =
     f.start !== undefined && f.end !== undefined ? splitByMonth(f.start, f.end) : undefined;

@@ -57,6 +57,7 @@ export const openReportText: OpenText<ReportRequest> = (sql, r) => {
   /** Up to ROWS_AT_ONCE more rows as text. */
   const moreRows = (from: Iterator<ReportRow>): string => {
     const taken: ReportRowJson[] = [];
+    const userNames: (string | null | undefined)[] = [];
     while (taken.length < ROWS_AT_ONCE) {
       const next = from.next();
       if (next.done) {
@@ -66,9 +67,12 @@ export const openReportText: OpenText<ReportRequest> = (sql, r) => {
       sum.duration += next.value.duration;
       sum.entries += next.value.entries;
       taken.push(toReportRowJson(next.value, groupBy));
+      if (r.csv) userNames.push(next.value.user_name);
     }
     if (taken.length === 0) return '';
-    if (r.csv) return taken.map((row) => csvLine(reportCsvCells(row, groupBy))).join('');
+    if (r.csv) {
+      return taken.map((row, i) => csvLine(reportCsvCells(row, groupBy, userNames[i]))).join('');
+    }
     const text = separator + JSON.stringify(taken).slice(1, -1);
     separator = ',';
     return text;

@@ -19,6 +19,7 @@ export const Info = component(
     name: constant('timetrack'),
     version: string(),
     instance_name: string(),
+    display_name: string(),
     auth_modules: array(oneOfValues(['password', 'ldap', 'oidc']), { minItems: 1 }),
     oidc_label: nullable(string(), {
       description: "The single sign-on button's text; null unless `oidc` is in auth_modules",

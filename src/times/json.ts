@@ -105,7 +105,9 @@ export const TIME_CSV_HEADER = [
   'uuid',
   'date_worked',
   'user',
+  'user_name',
   'project',
+  'project_name',
   'project_slugs',
   'activities',
   'duration_seconds',
@@ -116,25 +118,39 @@ export const TIME_CSV_HEADER = [
   'updated_at',
   'deleted_at',
   'revision',
-  // An extension (issue 31), after TimeSync's fields so that their columns keep their places.
+  // Extensions of the entry (issues 31, 32), last so that the columns before them keep
+  // their places.
   'start_time',
   'status',
 ] as const;
 
 /**
+ * The names a CSV shows beside usernames and slugs, for people reading it in a
+ * spreadsheet: display names by lower-case username, project names by the project's
+ * slugs joined with spaces (as `project_slugs`; a freed slug may name two projects).
+ */
+export interface CsvNames {
+  users: ReadonlyMap<string, string>;
+  projects: ReadonlyMap<string, string>;
+}
+
+/**
  * A listed time's CSV cells, from the JSON text SQLite wrote for it, so CSV and JSON
  * cannot disagree: `project` is the first slug, lists are joined with spaces, `hours`
- * has two decimals, `status` is the entry's week part's. `parents` (include_revisions) has
- * no column.
+ * has two decimals; the user's display name and the project's name beside them (empty
+ * when there is none); `status` is the entry's week part's. `parents` (include_revisions)
+ * has no column.
  */
-export function timeCsvCells(json: string): (string | number | null)[] {
+export function timeCsvCells(json: string, names: CsvNames): (string | number | null)[] {
   // `status`: its week part's (issue 32), added to the JSON for CSV only (times/store.ts).
   const t = JSON.parse(json) as TimeJson & { status?: string };
   return [
     t.uuid,
     t.date_worked,
     t.user,
+    names.users.get(t.user.toLowerCase()) ?? null,
     t.project[0] ?? null,
+    names.projects.get(t.project.join(' ')) ?? null,
     t.project.join(' '),
     t.activities.join(' '),
     t.duration,

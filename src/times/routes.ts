@@ -16,9 +16,10 @@ export function timeRoutes(times: TimeService, run?: RunWrite) {
       const csv = wantsCsv(ctx);
       const listing = times.list(actor, ctx.query, csv);
       if (!csv) return sendList(ctx, listing);
+      const names = times.csvNames();
       return sendCsvList(ctx, listing, {
         header: TIME_CSV_HEADER,
-        cells: timeCsvCells,
+        cells: (json) => timeCsvCells(json, names),
         filename: `timetrack-times-${dateRangeName(ctx.query)}.csv`,
       });
     },

@@ -19,7 +19,15 @@ import { type Actor, authorize, NO_ROLE, type ProjectRole, permits, seesAllTimes
 import { parseObject } from '../validate';
 import { type TimeJson, timeJsonText } from './json';
 import { createTimeSchema, type UpdateTimeInput, updateTimeSchema } from './schema';
-import type { StoredTime, TimeListFilters, TimeStatusFilter, TimeStore, ViewedTime } from './store';
+import {
+  type StoredTime,
+  TIME_ORDERS,
+  type TimeListFilters,
+  type TimeOrder,
+  type TimeStatusFilter,
+  type TimeStore,
+  type ViewedTime,
+} from './store';
 
 export type TimeService = ReturnType<typeof createTimeService>;
 
@@ -72,6 +80,14 @@ export function createTimeService(deps: TimeServiceDeps) {
     const end = firstParam(query, 'end', isCalendarDate);
     if (start !== undefined && end !== undefined && start > end) throw badQueryValue('end', end);
     const status = firstParam(query, 'status', isStatusFilter) as TimeStatusFilter | undefined;
+    const notesContains = firstParam(
+      query,
+      'notes_contains',
+      (s) => s.length > 0 && s.length <= 500,
+    );
+    const order = firstParam(query, 'order', (s) =>
+      (TIME_ORDERS as readonly string[]).includes(s),
+    ) as TimeOrder | undefined;
     return {
       viewer: { id: actor.id, seesAll: seesAllTimes(actor) },
       userIds,
@@ -82,6 +98,8 @@ export function createTimeService(deps: TimeServiceDeps) {
       includeDeleted,
       includeRevisions,
       status,
+      ...(notesContains !== undefined ? { notesContains } : {}),
+      ...(order !== undefined ? { order } : {}),
     };
   };
 
@@ -188,6 +206,9 @@ export function createTimeService(deps: TimeServiceDeps) {
       const filters = { ...listFilters(actor, query), withStatus };
       return { paging: pagingParams(query, deps.defaultLimit), ...times.listing(filters) };
     },
+
+    /** The names the CSV of the list shows beside usernames and slugs. */
+    csvNames: () => times.csvNames(),
 
     get(actor: Actor, uuid: string, query: URLSearchParams) {
       const includeDeleted = booleanParam(query, 'include_deleted');

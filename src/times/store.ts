@@ -6,7 +6,7 @@ import { type ListQuery, readList, type WholeListSql } from '../db/list-reader';
 import type { Db } from '../db/open';
 import type { ReaderPool } from '../db/readers';
 import type { ShortLists } from '../db/short-lists';
-import { type TimeRow, timeText } from './json';
+import { type CsvNames, type TimeRow, timeText } from './json';
 import {
   computedTimeJson,
   listedTimeJson,
@@ -14,9 +14,6 @@ import {
   TIME_HISTORY_JSON,
   USER_ROW_OF_TIME,
 } from './json-sql';
-
-/** Lists are ordered by last change, then uuid (SPEC §6); index times_order. */
-export const TIME_ORDER = 'ORDER BY coalesce(t.updated_at, t.created_at), t.uuid';
 
 /** A time with what the service decides on, and the viewer's role in its project. */
 export interface StoredTime extends TimeRow {
@@ -55,6 +52,22 @@ export interface TimeListFilters {
   status?: TimeStatusFilter;
   /** Each listed entry's JSON also carries its week part's `status` (the CSV column). */
   withStatus?: boolean;
+  /** Extension: entries whose notes contain this text (ASCII letters in any case). */
+  notesContains?: string;
+  /** Extension: the list's order; absent: last change (SPEC §6). */
+  order?: TimeOrder;
+}
+
+/** GET /times?order= (extension): a column, `-` for descending. */
+export const TIME_ORDERS = ['date_worked', '-date_worked', 'duration', '-duration'] as const;
+export type TimeOrder = (typeof TIME_ORDERS)[number];
+
+/** ORDER BY of a list over `t` (times or time_user_rows): the order asked for, ties by last change. */
+function orderBy(order: TimeOrder | undefined, changed: string): string {
+  const last = `${changed}, t.uuid`;
+  if (!order) return `ORDER BY ${last}`;
+  const column = order.replace('-', '');
+  return `ORDER BY t.${column}${order.startsWith('-') ? ' DESC' : ''}, ${last}`;
 }
 
 export type TimeStatusFilter = 'approved' | 'submitted' | 'open';
@@ -122,6 +135,13 @@ export function timeWhere(f: TimeListFilters, timeId = 't.id'): TimeWhere {
   if (f.start !== undefined) add('t.date_worked >= ?', f.start);
   if (f.end !== undefined) add('t.date_worked <= ?', f.end);
   if (f.status !== undefined) where.push(STATUS_SQL[f.status]);
+  if (f.notesContains !== undefined) {
+    // Looked up in the entry's row: time_user_rows holds its notes as JSON text.
+    add(
+      `EXISTS (SELECT 1 FROM times n WHERE n.id = ${timeId} AND instr(lower(n.notes), ?) > 0)`,
+      f.notesContains.toLowerCase(),
+    );
+  }
   if (!f.viewer.seesAll) {
     // SPEC §3: the owner and the project's managers and spectators (policy.canViewTime).
     // With a user or project filter, that filter's index must drive the query, so the
@@ -159,14 +179,15 @@ export function timeListQuery(f: TimeListFilters): ListQuery & { whole: WholeLis
     f.withStatus ? `json_set(${json}, '$.status', ${PART_STATUS_SQL})` : json;
   if (f.includeRevisions) {
     const where = timeWhere(f);
-    const ordered = `SELECT ${shown(computedTimeJson(true))} AS json FROM ${where.from} ${where.clause} ${TIME_ORDER}`;
+    const ordered = `SELECT ${shown(computedTimeJson(true))} AS json FROM ${where.from} ${where.clause}
+      ${orderBy(f.order, 'coalesce(t.updated_at, t.created_at)')}`;
     return timeList(where, ordered, where.params);
   }
   if (f.userIds.length > 0) {
     // time_user_rows has the columns of times that timeWhere reads, under the same names.
     const { clause, params } = withMonths(timeWhere(f, 't.time_id'), f);
     const ordered = `SELECT ${shown(listedTimeJson('t'))} AS json FROM time_user_rows t ${namesJoin('t')}
-      ${clause} ORDER BY t.changed_at, t.uuid`;
+      ${clause} ${orderBy(f.order, 't.changed_at')}`;
     // The counts read the narrow times_user_date, which covers every column they test
     // (~50 µs for one user's month, against ~120 µs over the wide rows).
     const counted = timeWhere(f);
@@ -174,7 +195,7 @@ export function timeListQuery(f: TimeListFilters): ListQuery & { whole: WholeLis
   }
   const where = timeWhere(f);
   const ordered = `SELECT ${shown(listedTimeJson('l'))} AS json FROM ${where.from} ${USER_ROW_OF_TIME}
-    ${namesJoin('l')} ${where.clause} ${TIME_ORDER}`;
+    ${namesJoin('l')} ${where.clause} ${orderBy(f.order, 'coalesce(t.updated_at, t.created_at)')}`;
   return timeList(where, ordered, where.params);
 }
 
@@ -386,6 +407,14 @@ export function createTimeStore(db: Db, readers: ReaderPool, readShort: ShortLis
       (SELECT slug FROM project_slugs WHERE project_id = ? ORDER BY position LIMIT 1)`)
     .raw(true);
 
+  const userNames = db
+    .prepare('SELECT lower(username), display_name FROM users WHERE display_name IS NOT NULL')
+    .raw(true);
+  const projectNames = db
+    .prepare(`SELECT (SELECT group_concat(slug, ' ') FROM (SELECT slug FROM project_slugs
+        WHERE project_id = p.id ORDER BY position)), p.name FROM projects p`)
+    .raw(true);
+
   const replaceActivities = (timeId: number, activityIds: readonly number[]) => {
     clearActivities.run(timeId);
     for (const activityId of activityIds) addActivity.run(timeId, activityId);
@@ -420,6 +449,12 @@ export function createTimeStore(db: Db, readers: ReaderPool, readShort: ShortLis
         readWhole: (cap: number) => readShort(query, cap),
       };
     },
+
+    /** Display names and project names for a CSV (times/json.ts CsvNames). */
+    csvNames: (): CsvNames => ({
+      users: new Map(userNames.all() as [string, string][]),
+      projects: new Map(projectNames.all() as [string, string][]),
+    }),
 
     findLiveProject: (slug: string) => liveProjectBySlug.get(slug) as LiveProject | undefined,
 

@@ -9,7 +9,7 @@
 // carries an Idempotency-Key, the same on each of its retries, so that a write the
 // server did receive is never made twice.
 import { waitForConnection } from './connection';
-import { currentSession, nextSessionOf, type Session, setSession, usernameOf } from './session';
+import { currentSession, nextSessionOf, type Session, sessionOf, setSession } from './session';
 import type {
   Activity,
   ActivityRevision,
@@ -254,32 +254,48 @@ function importFile(
   });
 }
 
+/** POST /v0/login with this auth block: the session its token starts. */
+async function signIn(auth: Record<string, string>): Promise<Session> {
+  const { token } = await request<{ token: string }>('POST', '/login', {
+    anonymous: true,
+    body: { auth },
+  });
+  const next = sessionOf(token);
+  if (!next) throw new ApiError(500, 'Bad token', `The server's token names no user`);
+  setSession(next);
+  return next;
+}
+
 export const api = {
   info: () => request<Info>('GET', '/info', { anonymous: true }),
 
   importFile,
 
-  async login(type: 'password' | 'ldap', username: string, password: string): Promise<Session> {
-    const { token } = await request<{ token: string }>('POST', '/login', {
-      anonymous: true,
-      body: { auth: { type, username, password } },
-    });
-    const next = { token, username: usernameOf(token) ?? username };
-    setSession(next);
-    return next;
-  },
+  login: (type: 'password' | 'ldap', username: string, password: string) =>
+    // (username is the server's to check; the session takes the token's own)
+    signIn({ type, username, password }),
 
   /** Exchanges a single sign-on's one-time code (auth/Sso.tsx) for a session. */
-  async oidcLogin(code: string): Promise<Session> {
-    const { token } = await request<{ token: string }>('POST', '/login', {
-      anonymous: true,
-      body: { auth: { type: 'oidc', code } },
-    });
-    const username = usernameOf(token);
-    if (!username) throw new Error('The server answered a token without a username');
-    const next = { token, username };
-    setSession(next);
-    return next;
+  oidcLogin: (code: string) => signIn({ type: 'oidc', code }),
+  /**
+   * POST /v0/login/renew: the session's token for a fresh one (auth/keepalive.ts), sent
+   * by hand so that a refusal ends the session here without the wait-and-resend of
+   * other requests. Undefined when the server cannot be reached (tried again later).
+   */
+  async renew(session: Session): Promise<Session | 'refused' | undefined> {
+    let res: Response;
+    try {
+      res = await fetch('/v0/login/renew', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${session.token}` },
+      });
+    } catch {
+      return undefined;
+    }
+    if (res.status === 401) return 'refused';
+    if (!res.ok) return undefined;
+    const { token } = (await res.json()) as { token: string };
+    return sessionOf(token);
   },
 
   /** Checks a password without touching the session (the profile's password change). */

@@ -2,11 +2,13 @@
 // timer, the pages. Signed out: the sign-in page. A session the server ended (expired
 // or revoked token): the sign-in dialog over the page, which stays as it was, and what
 // was being saved is sent once the same user signs in again (api.ts). A server that
-// cannot be reached: a banner with Retry (connection.ts).
+// cannot be reached: a banner with Retry (connection.ts). A new tab takes the session of
+// a signed-in one, and a session in use is renewed (session.ts, auth/keepalive.ts).
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, onPartsChange, type Project, type User } from './api';
 import { approvesAnything, mayDecide } from './approvals/rules';
+import { keepSessionAlive } from './auth/keepalive';
 import { SignIn } from './auth/SignIn';
 import { Sso } from './auth/Sso';
 import { type Catalog, useCatalog } from './base/catalog';
@@ -16,7 +18,7 @@ import { onConnectionChange, retryNow } from './connection';
 import { Entries } from './entries/Entries';
 
 import { onLinkClick, useLocation } from './router';
-import { currentSession, onSessionChange, type Session } from './session';
+import { currentSession, handedOver, onSessionChange, type Session } from './session';
 import { Timer } from './timer/Timer';
 import { Timesheet } from './timesheet/Timesheet';
 import './app.css';
@@ -251,4 +253,6 @@ function App() {
 }
 
 const root = document.getElementById('app');
-if (root) render(<App />, root);
+keepSessionAlive();
+// A tab opened while signed in elsewhere gets that session first (session.ts).
+if (root) void handedOver.then(() => render(<App />, root));

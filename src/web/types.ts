@@ -66,6 +66,10 @@ export interface TimesQuery {
   start?: string;
   end?: string;
   include_deleted?: 'true';
+  /** Extension: entries whose notes contain this text. */
+  notes_contains?: string;
+  /** Extension: the list's order (absent: last change). */
+  order?: EntryOrder;
   limit?: string;
   skip?: string;
   /** Only entries whose week part is approved, submitted or open (issue 32). */
@@ -81,7 +85,9 @@ export interface ApprovalsQuery {
   status?: 'open' | 'submitted' | 'approved' | 'rejected';
 }
 
-export interface ReportQuery extends Omit<TimesQuery, 'limit' | 'skip'> {
+export type EntryOrder = 'date_worked' | '-date_worked' | 'duration' | '-duration';
+
+export interface ReportQuery extends Omit<TimesQuery, 'limit' | 'skip' | 'order'> {
   start: string;
   end: string;
   group_by: Grouping[];

@@ -111,7 +111,7 @@ const TABLE_OWNERS: Record<string, string[]> = {
   'timer/': ['timers'],
   'reports/': ['time_month_totals'],
   'approvals/': ['week_parts', 'week_part_decisions', 'lock_date'],
-  'auth/': ['login_failures', 'oidc_sign_ins', 'oidc_codes'],
+  'auth/': ['login_failures', 'oidc_sign_ins', 'oidc_codes', 'renewed_tokens'],
   'idempotency/': ['idempotency_keys'],
   'tokens/': ['personal_tokens'],
   'importers/': ['import_sources'],

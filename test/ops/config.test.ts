@@ -26,7 +26,10 @@ describe('settings', () => {
       db: './timetrack.db',
       secretKey: undefined,
       instanceName: 'timesync',
+      displayName: 'timetrack',
       tokenTtlSeconds: 1800,
+      sessionIdleSeconds: 1800,
+      sessionMaxSeconds: 43200,
       authModules: ['password'],
       ldap: {
         url: undefined,

@@ -206,11 +206,11 @@ describe('the web app in chromium', { skip }, () => {
     ]);
     assert.equal(await page.locator('.week-total').textContent(), '3:30');
 
-    // A reload finds the row by itself; `90` (minutes) updates, emptied deletes.
+    // A reload finds the row by itself; `90m` (minutes) updates, emptied deletes.
     await page.reload();
     const tuesday = page.getByRole('textbox', { name: /Tue 2024-01-30/ });
     assert.equal(await tuesday.inputValue(), '2:00');
-    await tuesday.fill('90');
+    await tuesday.fill('90m');
     await tuesday.press('Enter');
     await page
       .getByRole('status')

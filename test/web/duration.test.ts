@@ -21,8 +21,10 @@ describe('parseDuration', () => {
       ['2h', 7200],
       ['1.5h', 5400],
       ['90m', 5400],
-      ['90', 5400],
-      ['  45 ', 2700],
+      ['8', 28800],
+      ['1', 3600],
+      ['  2 ', 7200],
+      ['24', 86400],
       ['0', 0],
       ['24:00', 86400],
       ['', null],
@@ -31,6 +33,11 @@ describe('parseDuration', () => {
     for (const [text, seconds] of cases) {
       assert.deepEqual(parseDuration(text), { ok: true, seconds }, JSON.stringify(text));
     }
+  });
+
+  it('says why a bare number over 24 is refused: it is hours', () => {
+    const parsed = parseDuration('90');
+    assert.ok(!parsed.ok && /24 hours/.test(parsed.message) && /90m/.test(parsed.message));
   });
 
   it('refuses everything else with a message', () => {
@@ -45,7 +52,10 @@ describe('parseDuration', () => {
       '1:30:00',
       '1e3',
       '24:01',
+      '25',
+      '90',
       '2000',
+      '24.5',
       '1..5',
     ]) {
       const parsed = parseDuration(text);

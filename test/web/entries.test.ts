@@ -8,7 +8,7 @@ import { openDatabase } from '../../src/db/open';
 import type { Reply } from '../helpers/api';
 import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
-import { browserSuite, newPage, signIn, skipReason } from './browser';
+import { axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
 
 const skip = skipReason();
 
@@ -56,17 +56,18 @@ describe('the web app: entries and profile', { skip }, () => {
     await book(bob, '2024-01-15', 90, 'bob’s secret work');
   });
 
-  it('lists one’s entries 50 to a page, most recently changed first, with filters', async () => {
+  it('lists one’s entries 50 to a page, newest date worked first, with filters', async () => {
     const page = await newPage(browser);
     await signIn(page, `${server.url}/entries`, alice.username, alice.password);
-    await page.getByText('Entries 1–50 of 60, most recently changed first').waitFor();
+    await page.getByText('Entries 1–50 of 60, newest date worked first').waitFor();
     const rows = page.locator('table.list tbody tr');
     assert.equal(await rows.count(), 50);
-    assert.match((await rows.first().textContent()) ?? '', /task 59/);
-    await page.getByRole('button', { name: 'Older ›' }).click();
+    // 2024-01-28 holds tasks 27 and 55 (ties: the earlier change first).
+    assert.match((await rows.first().textContent()) ?? '', /2024-01-28.*task 27(?!\d)/);
+    await page.getByRole('button', { name: 'Next ›' }).click();
     await page.getByText('Entries 51–60 of 60').waitFor();
     assert.equal(await rows.count(), 10);
-    assert.match((await rows.last().textContent()) ?? '', /task 0(?!\d)/);
+    assert.match((await rows.last().textContent()) ?? '', /2024-01-01.*task 56(?!\d)/);
     assert.match(page.url(), /page=2/);
 
     // A date range: 2024-01-01..02 holds entries 0, 1, 28, 29, 56, 57.
@@ -81,6 +82,51 @@ describe('the web app: entries and profile', { skip }, () => {
     await page.getByText('No entries match.').waitFor();
     await page.context().close();
   });
+
+  for (const [screen, viewport] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 360, height: 740 }],
+  ] as const) {
+    it(`sorts by duration, searches the notes and totals every match (${screen})`, async () => {
+      const page = await newPage(browser, { viewport, bypassCSP: true }); // for axe
+      await signIn(page, `${server.url}/entries`, alice.username, alice.password);
+      // 60 entries of 30 to 89 minutes: 59:30 in all, though a page shows 50.
+      await page.getByText('Total 59:30').waitFor();
+      const rows = page.locator('table.list tbody tr');
+      const duration = page.getByRole('button', { name: 'Duration', exact: true });
+      await duration.click();
+      await page.getByText(/Entries 1–50 of 60, longest first/).waitFor();
+      assert.match((await rows.first().textContent()) ?? '', /1:29/);
+      await duration.click();
+      await page.getByText(/shortest first/).waitFor();
+      assert.match((await rows.first().textContent()) ?? '', /0:30/);
+      assert.match(page.url(), /order=duration/);
+
+      // tasks 1 and 10–19: 31 + 40 + … + 49 minutes.
+      await page.getByLabel('Search notes').fill('TASK 1');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.getByText('Entries 1–11 of 11, shortest first').waitFor();
+      await page.getByText('Total 7:56').waitFor();
+      assert.match(page.url(), /q=TASK\+1/);
+      if (screen === 'phone') {
+        // Cards: no sideways scroll, each entry's duration and actions in view.
+        const wide = await page.evaluate(
+          () => (globalThis as any).document.documentElement.scrollWidth,
+        );
+        assert.ok(wide <= 360, `the entries page is ${wide} px wide`);
+        const edit = await page
+          .getByRole('button', { name: /^Edit / })
+          .first()
+          .boundingBox();
+        assert.ok(edit && edit.x + edit.width <= 360, 'Edit is off-screen');
+        const cell = await rows.first().locator('td[data-label="Duration"]').boundingBox();
+        assert.ok(cell && cell.x >= 0 && cell.x + cell.width <= 360, 'Duration is off-screen');
+        assert.equal(await rows.first().locator('td[data-label="Duration"]').textContent(), '0:31');
+      }
+      assert.deepEqual(await axeViolations(page), [], 'entries');
+      await page.context().close();
+    });
+  }
 
   it('never shows a plain user another user’s entries', async () => {
     const page = await newPage(browser);

@@ -26,7 +26,7 @@ describe('the web app: reports', { skip }, () => {
     ({ server, browser } = suite);
     manager = await createUser(server, { username: 'mgr' });
     alice = await createUser(server, { username: 'alice' });
-    const bob = await createUser(server, { username: 'bob' });
+    const bob = await createUser(server, { username: 'bob', display_name: 'Bob Builder' });
     await createActivity(server, { slug: 'dev', name: 'Development' });
     await createActivity(server, { slug: 'docs', name: 'Documentation' });
     await createProject(server, {
@@ -88,7 +88,8 @@ describe('the web app: reports', { skip }, () => {
     const count = (user: string) => listed.filter((t) => t.user === user).length;
     assert.deepEqual(rows, [
       ['alice', formatDuration(sum('alice')), String(count('alice'))],
-      ['bob', formatDuration(sum('bob')), String(count('bob'))],
+      // A display name beside the username, as the people filter shows it.
+      ['Bob Builder (bob)', formatDuration(sum('bob')), String(count('bob'))],
     ]);
     const total = listed.reduce((n, t) => n + t.duration, 0);
     assert.deepEqual(await table.locator('tfoot td').allTextContents(), [
@@ -133,12 +134,14 @@ describe('the web app: reports', { skip }, () => {
       columns: true,
       bom: true,
     }) as Record<string, string>[];
-    // The CSV names a project by its first slug, the table by its name.
-    const names: Record<string, string> = { gwm: 'Ganeti Web Manager' };
+    // The CSV has the project's name and the user's display name beside slug and username,
+    // as the table shows them.
+    const beside = (name: string | undefined, id: string | undefined) =>
+      name ? `${name} (${id})` : id;
     assert.deepEqual(
       csv.map((r) => [
-        names[r.project as string],
-        r.user,
+        beside(r.project_name, r.project),
+        beside(r.user_name, r.user),
         formatDuration(Number(r.duration_seconds)),
         r.entries,
       ]),
@@ -157,6 +160,11 @@ describe('the web app: reports', { skip }, () => {
       bom: true,
     }) as Record<string, string>[];
     assert.equal(String(lines.length), (await table.locator('tfoot td').allTextContents())[1]);
+    const bobs = lines.filter((l) => l.user === 'bob');
+    assert.ok(bobs.length > 0);
+    for (const l of bobs) {
+      assert.deepEqual([l.user_name, l.project_name], ['Bob Builder', 'Ganeti Web Manager']);
+    }
     await page.context().close();
   });
 
@@ -174,6 +182,8 @@ describe('the web app: reports', { skip }, () => {
     assert.match(page.url(), /group=week&then=project/);
     const weeks = await page.locator('tbody tr td:first-child').allTextContents();
     assert.deepEqual([...new Set(weeks)], ['2024-W09', '2024-W10', '2024-W11', '2024-W12']);
+    const projects = await page.locator('tbody tr td:nth-child(2)').allTextContents();
+    assert.deepEqual([...new Set(projects)].sort(), ['Ganeti Web Manager (gwm)', 'Other (other)']);
     // A preset range fills the dates; the back button brings the last report back.
     await page.getByLabel('Range').selectOption('last-month');
     assert.notEqual(await page.getByLabel('From', { exact: true }).inputValue(), '2024-03-01');

@@ -4,12 +4,13 @@
 // the server words it, at the field it names. Activities are soft deleted: "Deleted too"
 // (`?deleted=1`) lists those as well, with Restore (org roles are deleted for good), and
 // everyone may open an activity's history (who changed what, and when).
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { api, errorText, type NamedKind } from '../api';
 import { reloadCatalog, useCatalog } from '../base/catalog';
 import { Confirm } from '../base/Dialog';
 import { Problem, problemProps, useSave } from '../base/field-problems';
 import { RestoreDialog } from '../base/RestoreDialog';
+import { useResource } from '../base/resource';
 import { ScrollBox } from '../base/ScrollBox';
 import { slugOf } from '../base/slug';
 import { navigate } from '../router';
@@ -30,8 +31,7 @@ export function NamedList(props: {
 }) {
   const { catalog } = useCatalog(props.username);
   const store = api.named(props.kind);
-  const [items, setItems] = useState<Named[] | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const [failed, setError] = useState<string | undefined>();
   const [status, setStatus] = useState('');
   const [editing, setEditing] = useState<string | undefined>();
   const [deleting, setDeleting] = useState<Named | undefined>();
@@ -45,14 +45,16 @@ export function NamedList(props: {
   const deletedToo = softDeleted && props.query.get('deleted') === '1';
   const path = `/${props.kind}`;
 
-  useEffect(() => {
-    const query = deletedToo ? { include_deleted: 'true' as const } : {};
-    store.list(query).then(setItems, (err) => setError(errorText(err)));
-  }, [props.kind, deletedToo, version]);
+  const loaded = useResource(`${props.kind} ${deletedToo}`, () =>
+    store.list(deletedToo ? { include_deleted: 'true' } : {}),
+  );
+  const items = loaded.data;
+  const error = failed ?? loaded.error;
   const changed = (what: string) => {
     setStatus(what);
     setEditing(undefined);
-    setVersion((v) => v + 1);
+    setVersion((v) => v + 1); // a fresh form for the next new one
+    loaded.reload();
     if (props.kind === 'activities') reloadCatalog();
   };
   const remove = async (yes: boolean) => {
@@ -114,7 +116,13 @@ export function NamedList(props: {
           {error}
         </p>
       )}
-      {items && (
+      {items && items.length === 0 && (
+        <p class="muted empty">
+          No {props.title.toLowerCase()} yet
+          {may ? `: create the first ${props.one} above.` : '.'}
+        </p>
+      )}
+      {items && items.length > 0 && (
         <ScrollBox label={props.title}>
           <table class="list">
             <thead>

@@ -2,8 +2,9 @@
 // lists it (GET /v0/info), and the single sign-on button (a link to GET /v0/oidc/start:
 // the browser goes to the provider and comes back to /sso, auth/Sso.tsx) when it lists
 // `oidc`. On failure the server's own text; when throttled, how long to wait
-// (Retry-After).
-import { useEffect, useId, useState } from 'preact/hooks';
+// (Retry-After). The instance's display name (GET /v0/info's display_name) under the
+// heading; the first empty field has the focus, so one can type at once.
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError, api, type Info } from '../api';
 
 function waitText(seconds: number): string {
@@ -20,6 +21,12 @@ export function SignIn(props: { heading?: string; username?: string }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  const usernameRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    (props.username ? passwordRef : usernameRef).current?.focus();
+  }, []);
 
   useEffect(() => {
     api.info().then(
@@ -57,7 +64,7 @@ export function SignIn(props: { heading?: string; username?: string }) {
   return (
     <form class="signin" onSubmit={submit} aria-labelledby={`${id}-h`}>
       <h1 id={`${id}-h`}>{props.heading ?? 'Sign in'}</h1>
-      {info && <p class="muted">{info.instance_name}</p>}
+      {info && <p class="muted">{info.display_name}</p>}
       {sso && (
         <a class="button primary sso" href="/v0/oidc/start">
           {sso}
@@ -86,6 +93,7 @@ export function SignIn(props: { heading?: string; username?: string }) {
           <label for={`${id}-u`}>Username</label>
           <input
             id={`${id}-u`}
+            ref={usernameRef}
             name="username"
             autoComplete="username"
             autoCapitalize="none"
@@ -97,6 +105,7 @@ export function SignIn(props: { heading?: string; username?: string }) {
           <label for={`${id}-p`}>Password</label>
           <input
             id={`${id}-p`}
+            ref={passwordRef}
             name="password"
             type="password"
             autoComplete="current-password"

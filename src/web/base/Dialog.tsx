@@ -1,5 +1,8 @@
 // A modal dialog on the native <dialog> element (focus trap, Escape, inert page).
 // Without onCancel, Escape does nothing (the expired-session dialog must be answered).
+// Closing (Escape, a save, Cancel) or unmounting gives the focus back to the control
+// that had it when the dialog opened, as a keyboard user expects; the browser alone
+// does not when the dialog leaves the page instead of closing.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 
@@ -12,12 +15,20 @@ export function Dialog(props: {
   panel?: boolean | 'wide';
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<Element | null>(null);
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
-    if (props.open && !d.open) d.showModal();
-    if (!props.open && d.open) d.close();
+    if (props.open && !d.open) {
+      opener.current = document.activeElement;
+      d.showModal();
+    }
+    if (!props.open && d.open) {
+      d.close();
+      giveFocusBack(opener);
+    }
   }, [props.open]);
+  useEffect(() => () => giveFocusBack(opener), []);
   return (
     <dialog
       ref={ref}
@@ -56,4 +67,15 @@ export function Confirm(props: {
       </div>
     </Dialog>
   );
+}
+
+/** Focus back on the opener, if it is still on the page and nothing else took the focus. */
+function giveFocusBack(opener: { current: Element | null }): void {
+  const el = opener.current;
+  opener.current = null;
+  if (!(el instanceof HTMLElement) || el === document.body) return;
+  // After the dialog has left; not into a page that another dialog now covers.
+  queueMicrotask(() => {
+    if (el.isConnected && !document.activeElement?.closest('dialog[open]')) el.focus();
+  });
 }

@@ -2,9 +2,8 @@
 // of the history views (an entry's, a project's, an activity's), fed by a history
 // endpoint (GET …/:uuid/history). Each view names only its own columns.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
-import { errorText } from '../api';
 import { formatInstant } from './dates';
+import { useResource } from './resource';
 import { ScrollBox } from './ScrollBox';
 
 /** What every history revision has beside the object's own fields. */
@@ -32,14 +31,8 @@ export function Revisions<R extends Revision>(props: {
   caption: string;
   columns: RevisionColumn<R>[];
 }) {
-  const [revisions, setRevisions] = useState<R[] | undefined>();
-  const [error, setError] = useState<string | undefined>();
   // Read again when `version` changes: a new object, or a save.
-  useEffect(() => {
-    setRevisions(undefined);
-    setError(undefined);
-    props.load().then(setRevisions, (err) => setError(errorText(err)));
-  }, [props.version]);
+  const { data: revisions, error } = useResource(String(props.version), props.load);
   const current = revisions?.[0];
   return (
     <>

@@ -1,12 +1,14 @@
 // The entries page: the caller's entries (and, for those allowed, others' — the API
-// shows only what SPEC §3 lets the caller see), filtered by dates, project, activity
-// and user, 50 to a page, most recently changed first; edit, delete, restore and the
-// history of each.
+// shows only what SPEC §3 lets the caller see), filtered by dates, a text in the notes,
+// project, activity and user, 50 to a page, newest date worked first (Date and Duration
+// sort either way: GET /v0/times?order=), with the total duration of all that match;
+// edit, delete, restore and the history of each. On a phone each entry is a card.
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorText, onTimeChange, type Time, type User } from '../api';
+import { api, type EntryOrder, errorText, onTimeChange } from '../api';
 import { activityName, mayDelete, mayEdit, projectOf, useCatalog } from '../base/catalog';
 import { formatDuration } from '../base/duration';
 import { isWebUri } from '../base/links';
+import { useResource } from '../base/resource';
 import { ScrollBox } from '../base/ScrollBox';
 import { EntryDialog, type EntryView } from '../entry/EntryDialog';
 import { navigate } from '../router';
@@ -19,39 +21,60 @@ import {
   readFilters,
   timesQuery,
 } from './filters';
+import { totalDuration } from './total';
+
+const ORDER_NAMES: Record<EntryOrder, string> = {
+  '-date_worked': 'newest date worked first',
+  date_worked: 'oldest date worked first',
+  '-duration': 'longest first',
+  duration: 'shortest first',
+};
 
 export function Entries(props: { username: string; query: URLSearchParams }) {
   const { catalog, error: catalogError } = useCatalog(props.username);
   const filters = readFilters(props.query, props.username);
   const key = filtersUrl(filters, props.username);
-  const [users, setUsers] = useState<User[]>([]);
-  const [page, setPage] = useState<{ times: Time[]; total: number; number: number } | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const users = useResource('users', () => api.users()).data ?? [];
+  const [failed, setError] = useState<string | undefined>();
   const [status, setStatus] = useState('');
   const [view, setView] = useState<EntryView | undefined>();
-  const [changes, setChanges] = useState(0);
 
-  useEffect(() => {
-    api.users().then(setUsers, () => setUsers([]));
-  }, []);
-  useEffect(() => onTimeChange(() => setChanges((n) => n + 1)), []);
-
-  useEffect(() => {
-    let live = true;
-    setError(undefined);
-    const query = timesQuery(filters);
-    (async () => {
-      const { total } = await api.timesPage({ ...query, limit: '1' });
-      const { skip, limit } = pageWindow(total, filters.page);
-      const { times } = limit
-        ? await api.timesPage({ ...query, skip: String(skip), limit: String(limit) })
-        : { times: [] };
-      if (live) setPage({ times: times.reverse(), total, number: filters.page });
-    })().catch((err) => live && setError(errorText(err)));
-    return () => {
-      live = false;
-    };
-  }, [key, changes]);
+  const loaded = useResource(key, async () => {
+    const { times, total } = await api.timesPage({
+      ...timesQuery(filters),
+      order: filters.order,
+      ...pageWindow(filters.page),
+    });
+    return { times, total, number: filters.page };
+  });
+  const page = loaded.data;
+  const error = failed ?? loaded.error;
+  const summed = useResource(JSON.stringify(timesQuery(filters)), () =>
+    totalDuration(timesQuery(filters)),
+  );
+  const sum = summed.data;
+  // A change anywhere (here, the timer, another page) reloads both; what is shown stays
+  // until the new answers come, so the list does not blink.
+  useEffect(
+    () =>
+      onTimeChange(() => {
+        loaded.reload();
+        summed.reload();
+      }),
+    [],
+  );
+  const sortBy = (column: 'date_worked' | 'duration') =>
+    go({
+      ...filters,
+      order: filters.order === `-${column}` ? column : `-${column}`,
+      page: 1,
+    });
+  const sorted = (column: 'date_worked' | 'duration') =>
+    filters.order === column
+      ? 'ascending'
+      : filters.order === `-${column}`
+        ? 'descending'
+        : undefined;
 
   const go = (f: EntryFilters) => navigate(filtersUrl(f, props.username));
   const act = async (what: string, run: () => Promise<unknown>) => {
@@ -98,19 +121,35 @@ export function Entries(props: { username: string; query: URLSearchParams }) {
           <p class="muted">
             {total === 0
               ? 'No entries match.'
-              : `Entries ${first}–${last} of ${total}, most recently changed first`}
+              : `Entries ${first}–${last} of ${total}, ${ORDER_NAMES[filters.order]}`}
+            {total > 0 && sum !== undefined && (
+              <>
+                {' · '}
+                <span class="entries-total">Total {formatDuration(sum)}</span>
+              </>
+            )}
           </p>
           {total > 0 && (
             <ScrollBox label="Time entries">
-              <table class="list">
+              <table class="list entries-list">
                 <caption class="visually-hidden">Time entries</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Date</th>
+                    <th scope="col" aria-sort={sorted('date_worked')}>
+                      <button type="button" class="sort" onClick={() => sortBy('date_worked')}>
+                        Date
+                        <Arrow sort={sorted('date_worked')} />
+                      </button>
+                    </th>
                     <th scope="col">User</th>
                     <th scope="col">Project</th>
                     <th scope="col">Activities</th>
-                    <th scope="col">Duration</th>
+                    <th scope="col" aria-sort={sorted('duration')}>
+                      <button type="button" class="sort" onClick={() => sortBy('duration')}>
+                        Duration
+                        <Arrow sort={sorted('duration')} />
+                      </button>
+                    </th>
                     <th scope="col">Notes</th>
                     <th scope="col">Actions</th>
                   </tr>
@@ -120,7 +159,7 @@ export function Entries(props: { username: string; query: URLSearchParams }) {
                     const what = `entry of ${t.date_worked}, ${formatDuration(t.duration)}`;
                     return (
                       <tr key={t.uuid} class={t.deleted_at ? 'deleted' : undefined}>
-                        <td class="nowrap">
+                        <td class="nowrap" data-label="Date">
                           {t.date_worked}
                           {t.start_time && (
                             <span class="muted" title={`Started at ${t.start_time}`}>
@@ -129,11 +168,17 @@ export function Entries(props: { username: string; query: URLSearchParams }) {
                           )}
                           {t.deleted_at && <span class="badge">deleted</span>}
                         </td>
-                        <td>{t.user}</td>
-                        <td>{projectOf(projects, t.project)?.name ?? t.project[0]}</td>
-                        <td>{t.activities.map((a) => activityName(activities, a)).join(', ')}</td>
-                        <td class="num">{formatDuration(t.duration)}</td>
-                        <td class="notes">
+                        <td data-label="User">{t.user}</td>
+                        <td data-label="Project">
+                          {projectOf(projects, t.project)?.name ?? t.project[0]}
+                        </td>
+                        <td data-label="Activities">
+                          {t.activities.map((a) => activityName(activities, a)).join(', ')}
+                        </td>
+                        <td class="num" data-label="Duration">
+                          {formatDuration(t.duration)}
+                        </td>
+                        <td class="notes" data-label="Notes">
                           {t.notes}
                           {t.issue_uri && (
                             <>
@@ -202,7 +247,7 @@ export function Entries(props: { username: string; query: URLSearchParams }) {
                 disabled={filters.page <= 1}
                 onClick={() => go({ ...filters, page: filters.page - 1 })}
               >
-                ‹ Newer
+                ‹ Previous
               </button>
               <span>
                 Page {filters.page} of {pages}
@@ -212,7 +257,7 @@ export function Entries(props: { username: string; query: URLSearchParams }) {
                 disabled={filters.page >= pages}
                 onClick={() => go({ ...filters, page: filters.page + 1 })}
               >
-                Older ›
+                Next ›
               </button>
             </nav>
           )}
@@ -228,4 +273,10 @@ export function Entries(props: { username: string; query: URLSearchParams }) {
       />
     </section>
   );
+}
+
+/** ▲ or ▼ beside a sorted column's name; aria-sort says it to screen readers. */
+function Arrow(props: { sort: 'ascending' | 'descending' | undefined }) {
+  if (!props.sort) return null;
+  return <span aria-hidden="true">{props.sort === 'ascending' ? ' ▲' : ' ▼'}</span>;
 }

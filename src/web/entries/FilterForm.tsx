@@ -1,4 +1,5 @@
-// The entries page's filters: date range, project, activity, user, deleted ones too.
+// The entries page's filters: date range, a text in the notes, project, activity, user,
+// deleted ones too.
 // Applied with the button (or Enter), so typing a date does not fire a request per key.
 import { useEffect, useId, useState } from 'preact/hooks';
 import type { User } from '../api';
@@ -45,6 +46,16 @@ export function FilterForm(props: {
           type="date"
           value={f.end}
           onInput={(end) => set({ end })}
+        />
+      </div>
+      <div>
+        <TextField
+          form={id}
+          field="notes"
+          label="Search notes"
+          type="search"
+          value={f.notes}
+          onInput={(notes) => set({ notes })}
         />
       </div>
       <FilterSelects

@@ -1,10 +1,14 @@
 // The entries page's settings, kept in the URL (a URL is a bookmark of what is shown):
-// ?start=&end=&project=&activity=&user=&deleted=1&page=2. `user` absent means the
-// signed-in user; `user=*` everyone whose entries the caller may see (SPEC §3).
-import type { TimesQuery } from '../api';
+// ?start=&end=&project=&activity=&user=&q=&deleted=1&order=&page=2. `user` absent means
+// the signed-in user; `user=*` everyone whose entries the caller may see (SPEC §3); `q`
+// searches the notes; `order` absent means newest date worked first.
+import type { EntryOrder, TimesQuery } from '../api';
 
 export const PAGE_SIZE = 50;
 export const EVERYONE = '*';
+
+export const DEFAULT_ORDER: EntryOrder = '-date_worked';
+const ORDERS: readonly EntryOrder[] = ['date_worked', '-date_worked', 'duration', '-duration'];
 
 export interface EntryFilters {
   start: string;
@@ -12,19 +16,25 @@ export interface EntryFilters {
   project: string;
   activity: string;
   user: string;
+  /** Text searched for in the notes ('' for none). */
+  notes: string;
   deleted: boolean;
+  order: EntryOrder;
   page: number;
 }
 
 export function readFilters(query: URLSearchParams, me: string): EntryFilters {
   const page = Number(query.get('page'));
+  const order = query.get('order') as EntryOrder | null;
   return {
     start: query.get('start') ?? '',
     end: query.get('end') ?? '',
     project: query.get('project') ?? '',
     activity: query.get('activity') ?? '',
     user: query.get('user') ?? me,
+    notes: query.get('q') ?? '',
     deleted: query.get('deleted') === '1',
+    order: order && ORDERS.includes(order) ? order : DEFAULT_ORDER,
     page: Number.isInteger(page) && page > 0 ? page : 1,
   };
 }
@@ -36,30 +46,29 @@ export function filtersUrl(f: EntryFilters, me: string): string {
   if (f.project) q.set('project', f.project);
   if (f.activity) q.set('activity', f.activity);
   if (f.user.toLowerCase() !== me.toLowerCase()) q.set('user', f.user);
+  if (f.notes.trim()) q.set('q', f.notes.trim());
   if (f.deleted) q.set('deleted', '1');
+  if (f.order !== DEFAULT_ORDER) q.set('order', f.order);
   if (f.page > 1) q.set('page', String(f.page));
   const qs = q.toString();
   return `/entries${qs ? `?${qs}` : ''}`;
 }
 
-/** The API query of the filters, without paging. */
+/** The API query of the filters, without order and paging. */
 export function timesQuery(f: EntryFilters): TimesQuery {
+  const notes = f.notes.trim().slice(0, 500);
   return {
     ...(f.user !== EVERYONE ? { user: [f.user] } : {}),
     ...(f.project ? { project: [f.project] } : {}),
     ...(f.activity ? { activity: [f.activity] } : {}),
     ...(f.start ? { start: f.start } : {}),
     ...(f.end ? { end: f.end } : {}),
+    ...(notes ? { notes_contains: notes } : {}),
     ...(f.deleted ? { include_deleted: 'true' as const } : {}),
   };
 }
 
-/**
- * Page `page` counted from the most recently changed entry: the API lists in order of
- * last change, oldest first, so page 1 is the list's tail (`skip` from the total).
- */
-export function pageWindow(total: number, page: number): { skip: number; limit: number } {
-  const end = Math.max(0, total - (page - 1) * PAGE_SIZE);
-  const skip = Math.max(0, end - PAGE_SIZE);
-  return { skip, limit: end - skip };
+/** Page `page` of the list in the order asked for. */
+export function pageWindow(page: number): { skip: string; limit: string } {
+  return { skip: String((page - 1) * PAGE_SIZE), limit: String(PAGE_SIZE) };
 }

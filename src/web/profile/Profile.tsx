@@ -4,23 +4,24 @@
 // new password is hashed here (bcryptjs, cost 10 as the TimeSync clients use) and never
 // leaves the browser in clear — except the current one, checked by a login as usual.
 import { hash } from 'bcryptjs';
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { api, errorText, type User } from '../api';
 import { reloadCatalog } from '../base/catalog';
 import { FormEnd, type Problems, problemsOf } from '../base/field-problems';
 import { TextField } from '../base/fields';
+import { passwordProblem } from '../base/password';
+import { useResource } from '../base/resource';
 import { TimeZoneField } from '../base/time-zones';
 import { ApiTokens } from './ApiTokens';
 
-const MIN_PASSWORD = 8;
 const BCRYPT_COST = 10;
 
 export function Profile(props: { username: string }) {
-  const [user, setUser] = useState<User | undefined>();
-  const [error, setError] = useState<string | undefined>();
-  useEffect(() => {
-    api.user(props.username).then(setUser, (err) => setError(errorText(err)));
-  }, [props.username]);
+  const {
+    data: user,
+    error,
+    set: setUser,
+  } = useResource(props.username, () => api.user(props.username));
   return (
     <section class="profile">
       <h1>Profile</h1>
@@ -122,8 +123,9 @@ function Password(props: { username: string }) {
   const submit = async (e: Event) => {
     e.preventDefault();
     setStatus('');
-    if (next.length < MIN_PASSWORD) {
-      setProblems({ next: `Use at least ${MIN_PASSWORD} characters` });
+    const weak = passwordProblem(next);
+    if (weak) {
+      setProblems({ next: weak });
       return;
     }
     if (next !== repeat) {

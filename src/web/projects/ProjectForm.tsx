@@ -6,6 +6,7 @@ import { api, errorText } from '../api';
 import type { Catalog } from '../base/catalog';
 import { FormEnd, Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
 import { TextField } from '../base/fields';
+import { slugOf } from '../base/slug';
 import type { Project, ProjectFields, ProjectRoles, User } from '../types';
 import { RoleList } from './RoleList';
 
@@ -43,6 +44,8 @@ export function ProjectForm(props: {
   const [uri, setUri] = useState(p?.uri ?? '');
   const [slugs, setSlugs] = useState<string[]>(p?.slugs ?? []);
   const [newSlug, setNewSlug] = useState('');
+  // A new project's slug follows its name until the slugs are touched, as activities' do.
+  const [slugTouched, setSlugTouched] = useState(!!p);
   const [activity, setActivity] = useState(p?.default_activity ?? '');
   const [lists, setLists] = useState(listsOf(p?.users ?? {}));
   const [users, setUsers] = useState<User[]>([]);
@@ -54,6 +57,7 @@ export function ProjectForm(props: {
   }, []);
 
   const addSlug = () => {
+    setSlugTouched(true);
     const slug = newSlug.trim().toLowerCase();
     if (slug && !slugs.includes(slug)) setSlugs([...slugs, slug]);
     setNewSlug('');
@@ -104,7 +108,10 @@ export function ProjectForm(props: {
           field="name"
           label="Name"
           value={name}
-          onInput={setName}
+          onInput={(next) => {
+            setName(next);
+            if (!slugTouched) setNewSlug(slugOf(next, ''));
+          }}
           problems={problems}
         />
         <TextField
@@ -129,7 +136,10 @@ export function ProjectForm(props: {
                 type="button"
                 class="small"
                 aria-label={`Remove slug ${s}`}
-                onClick={() => setSlugs(slugs.filter((x) => x !== s))}
+                onClick={() => {
+                  setSlugTouched(true);
+                  setSlugs(slugs.filter((x) => x !== s));
+                }}
               >
                 ×
               </button>
@@ -143,7 +153,10 @@ export function ProjectForm(props: {
             class="slug-input"
             placeholder="new-slug"
             value={newSlug}
-            onInput={(e) => setNewSlug(e.currentTarget.value)}
+            onInput={(e) => {
+              setSlugTouched(true);
+              setNewSlug(e.currentTarget.value);
+            }}
             onKeyDown={(e) => {
               if (e.key === 'Enter') {
                 e.preventDefault();

@@ -2,12 +2,12 @@
 // change it (its managers, site managers, admins — SPEC §3), a plain view with a clear
 // "not allowed" for everyone else, delete, and the history with who changed what.
 // (A deleted project cannot be restored: deleting releases its slugs, SPEC §5.)
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, errorText } from '../api';
 import { reloadCatalog, useCatalog } from '../base/catalog';
 import { Confirm } from '../base/Dialog';
+import { useResource } from '../base/resource';
 import { navigate, onLinkClick } from '../router';
-import type { Project } from '../types';
 import { ProjectForm } from './ProjectForm';
 import { ProjectHistory } from './ProjectHistory';
 import { mayCreateProject, mayEditProject } from './rules';
@@ -15,15 +15,13 @@ import { mayCreateProject, mayEditProject } from './rules';
 export function ProjectPage(props: { username: string; slug: string }) {
   const { catalog } = useCatalog(props.username);
   const creating = props.slug === 'new';
-  const [project, setProject] = useState<Project | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const loaded = useResource(creating ? undefined : props.slug, () => api.project(props.slug));
+  const project = loaded.data;
+  const [failed, setError] = useState<string | undefined>();
+  const error = failed ?? loaded.error;
   const [deleting, setDeleting] = useState(false);
-  const [version, setVersion] = useState(0);
-
-  useEffect(() => {
-    if (creating) return;
-    api.project(props.slug).then(setProject, (err) => setError(errorText(err)));
-  }, [props.slug, version]);
+  // "Created …" said on the new project's page, which this page becomes.
+  const [created, setCreated] = useState('');
 
   const back = (
     <p>
@@ -62,6 +60,9 @@ export function ProjectPage(props: { username: string; slug: string }) {
     <section class="project">
       {back}
       <h1>{creating ? 'New project' : project?.name}</h1>
+      <p class="status" role="status">
+        {creating ? '' : created}
+      </p>
       {!allowed && (
         <p class="notice" role="note">
           {creating
@@ -76,10 +77,12 @@ export function ProjectPage(props: { username: string; slug: string }) {
           catalog={catalog}
           onSaved={(saved) => {
             reloadCatalog();
-            if (creating) navigate(`/projects/${saved.slugs[0]}`);
-            else if (saved.slugs[0] !== props.slug)
+            if (creating) {
+              setCreated(`Created ${saved.name}`);
+              navigate(`/projects/${saved.slugs[0]}`);
+            } else if (saved.slugs[0] !== props.slug)
               navigate(`/projects/${saved.slugs[0]}`, { replace: true });
-            else setVersion((v) => v + 1);
+            else loaded.reload();
           }}
         />
       )}

@@ -3,10 +3,11 @@
 // "New project" for those who may create one (site managers, admins). "Deleted too"
 // (`?deleted=1`) lists deleted projects as well, with Restore for those who may manage
 // them.
-import { useEffect, useState } from 'preact/hooks';
-import { api, errorText, type Project } from '../api';
+import { useState } from 'preact/hooks';
+import { api, type Project } from '../api';
 import { activityName, type Catalog, reloadCatalog, useCatalog } from '../base/catalog';
 import { RestoreDialog } from '../base/RestoreDialog';
+import { useResource } from '../base/resource';
 import { ScrollBox } from '../base/ScrollBox';
 import { navigate, onLinkClick } from '../router';
 import type { User } from '../types';
@@ -15,21 +16,21 @@ import { mayCreateProject, mayEditProject, rolesOf } from './rules';
 export function Projects(props: { username: string; query: URLSearchParams }) {
   const { catalog } = useCatalog(props.username);
   const deletedToo = props.query.get('deleted') === '1';
-  const [projects, setProjects] = useState<Project[] | undefined>();
-  const [error, setError] = useState<string | undefined>();
   const [status, setStatus] = useState('');
   const [restoring, setRestoring] = useState<Project | undefined>();
-  const [version, setVersion] = useState(0);
-  useEffect(() => {
-    const query = deletedToo ? { include_deleted: 'true' as const } : {};
-    api.projects(query).then(setProjects, (err) => setError(errorText(err)));
-  }, [deletedToo, version]);
+  const {
+    data: projects,
+    error,
+    reload,
+  } = useResource(deletedToo ? 'with-deleted' : 'live', () =>
+    api.projects(deletedToo ? { include_deleted: 'true' } : {}),
+  );
   const restore = async (slugs: string[]) => {
     const project = restoring as Project;
     const restored = await api.restoreProject(project.uuid, slugs);
     setRestoring(undefined);
     setStatus(`Restored ${restored.name}`);
-    setVersion((v) => v + 1);
+    reload();
     reloadCatalog();
   };
   return (

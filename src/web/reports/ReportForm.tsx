@@ -1,7 +1,7 @@
 // The report's settings: a range (presets or custom dates), filters and groupings.
 // Applied with the button, so the URL changes once per report asked for.
 import { useEffect, useId, useState } from 'preact/hooks';
-import { api, type Grouping, type User } from '../api';
+import type { Grouping, User } from '../api';
 import type { Catalog } from '../base/catalog';
 import { today } from '../base/dates';
 import { FilterSelects, Select, TextField, userOptions } from '../base/fields';
@@ -12,15 +12,13 @@ const GROUPING_OPTIONS = Object.entries(GROUPINGS).map(([value, label]) => ({ va
 export function ReportForm(props: {
   settings: ReportSettings;
   catalog: Catalog | undefined;
+  /** Everyone the caller may see, for the people filter (Reports loads them once). */
+  users: User[];
   onApply: (s: ReportSettings) => void;
 }) {
   const id = useId();
   const [s, setS] = useState(props.settings);
-  const [users, setUsers] = useState<User[]>([]);
   useEffect(() => setS(props.settings), [JSON.stringify(props.settings)]);
-  useEffect(() => {
-    api.users().then(setUsers, () => setUsers([]));
-  }, []);
   const set = (patch: Partial<ReportSettings>) => setS((old) => ({ ...old, ...patch }));
   const setRange = (range: Range) => {
     if (range === 'custom') set({ range });
@@ -73,7 +71,7 @@ export function ReportForm(props: {
         form={id}
         catalog={props.catalog}
         value={s}
-        users={[{ value: '', label: 'Everyone I can see' }, ...userOptions(users)]}
+        users={[{ value: '', label: 'Everyone I can see' }, ...userOptions(props.users)]}
         onChange={set}
       />
       <div>

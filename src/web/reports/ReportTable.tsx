@@ -5,10 +5,14 @@ import type { Report } from '../api';
 import type { Catalog } from '../base/catalog';
 import { formatDuration } from '../base/duration';
 import { ScrollBox } from '../base/ScrollBox';
-import { groupLabel } from './labels';
+import { groupLabel, type UserNames } from './labels';
 import { GROUPINGS, isPeriod } from './settings';
 
-export function ReportTable(props: { report: Report; catalog: Catalog | undefined }) {
+export function ReportTable(props: {
+  report: Report;
+  catalog: Catalog | undefined;
+  users: UserNames;
+}) {
   const { report } = props;
   if (report.rows.length === 0) return <p class="muted">No entries in this range.</p>;
   return (
@@ -35,7 +39,7 @@ export function ReportTable(props: { report: Report; catalog: Catalog | undefine
             <tr key={i}>
               {report.group_by.map((g) => (
                 <td key={g} class={isPeriod(g) ? 'nowrap' : undefined}>
-                  {groupLabel(row, g, props.catalog)}
+                  {groupLabel(row, g, props.catalog, props.users)}
                 </td>
               ))}
               <td class="num">{formatDuration(row.duration)}</td>

@@ -3,13 +3,14 @@
 // or two of project / activity / user / day / week / month; a table with the totals, a
 // chart (bars over time, or a ranked list), and CSV downloads of the report and of the
 // entries behind it. Every setting lives in the URL.
-import { useEffect, useState } from 'preact/hooks';
-import { api, errorText, type Report } from '../api';
+import { useState } from 'preact/hooks';
+import { api, errorText } from '../api';
 import { useCatalog } from '../base/catalog';
 import { today } from '../base/dates';
 import { formatDuration } from '../base/duration';
+import { useResource } from '../base/resource';
 import { navigate } from '../router';
-import { groupLabel } from './labels';
+import { groupLabel, userNamesOf } from './labels';
 import { PeriodChart } from './PeriodChart';
 import { RankedBars } from './RankedBars';
 import { ReportForm } from './ReportForm';
@@ -20,21 +21,16 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
   const { catalog } = useCatalog(props.username);
   const settings = readSettings(props.query, today());
   const key = settingsUrl(settings);
-  const [loaded, setLoaded] = useState<{ key: string; report: Report } | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  // A report is shown only with the settings it was made for (useResource): while the
+  // next one loads, its chart and table never mix the last report's rows with the new
+  // grouping or dates.
+  const loaded = useResource(key, () => api.report(reportQuery(settings)));
+  const report = loaded.data;
+  const [failed, setError] = useState<string | undefined>();
+  const error = failed ?? loaded.error;
   const [status, setStatus] = useState('');
-
-  useEffect(() => {
-    let live = true;
-    setError(undefined);
-    api.report(reportQuery(settings)).then(
-      (r) => live && setLoaded({ key, report: r }),
-      (err) => live && setError(errorText(err)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [key]);
+  const users = useResource('users', () => api.users()).data ?? [];
+  const names = userNamesOf(users);
 
   const download = async (what: 'report' | 'entries') => {
     setError(undefined);
@@ -50,14 +46,10 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
     }
   };
 
-  // A report is shown only with the settings it was made for: while the next one loads,
-  // its chart and table never mix the last report's rows with the new grouping or dates.
-  const report = loaded?.key === key ? loaded.report : undefined;
-
   // The chart sums the first grouping (over the second, if any).
   const bars = new Map<string, number>();
   for (const row of report?.rows ?? []) {
-    const label = groupLabel(row, settings.group, catalog);
+    const label = groupLabel(row, settings.group, catalog, names);
     bars.set(label, (bars.get(label) ?? 0) + row.duration);
   }
   const labels = [...bars.keys()];
@@ -68,6 +60,7 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
       <ReportForm
         settings={settings}
         catalog={catalog}
+        users={users}
         onApply={(s: ReportSettings) => navigate(settingsUrl(s))}
       />
       <p class="status" role="status">
@@ -106,7 +99,7 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
                 bars={labels.map((label) => ({ label, seconds: bars.get(label) ?? 0 }))}
               />
             ))}
-          <ReportTable report={report} catalog={catalog} />
+          <ReportTable report={report} catalog={catalog} users={names} />
         </>
       )}
       {!report && !error && <p>Loading…</p>}

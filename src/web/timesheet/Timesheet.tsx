@@ -19,7 +19,7 @@ import {
   shiftWeek,
   today,
 } from '../base/dates';
-import { formatDuration } from '../base/duration';
+import { DURATION_HINT, formatDuration } from '../base/duration';
 import { ScrollBox } from '../base/ScrollBox';
 import { navigate, onLinkClick } from '../router';
 import { AddRow } from './AddRow';
@@ -363,8 +363,8 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
         </ScrollBox>
       )}
       <p class="hint muted">
-        Type 1:30, 1.5, 1h30 or 90 (minutes); Enter saves, Escape undoes, arrows move. Shift+Enter
-        or ⋯ opens a day’s entries for notes and issue links.
+        {DURATION_HINT}; Enter saves, Escape undoes, arrows move. Shift+Enter or ⋯ opens a day’s
+        entries for notes and issue links.
       </p>
       {open && catalog && (
         <DayEntries

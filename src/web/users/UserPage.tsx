@@ -9,25 +9,18 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import { api, errorText } from '../api';
 import { useCatalog } from '../base/catalog';
 import { Confirm } from '../base/Dialog';
-import { Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
+import { Problem, type Problems, problemsOf } from '../base/field-problems';
 import { TextField } from '../base/fields';
+import { passwordProblem } from '../base/password';
+import { useResource } from '../base/resource';
 import { TokenList } from '../base/TokenList';
 import { TimeZoneField } from '../base/time-zones';
 import { navigate, onLinkClick } from '../router';
-import type { OrgRole, User, UserFields } from '../types';
+import type { UserFields } from '../types';
+import { FLAGS, type Flag, OrgRoles, type Shown, SiteFlags } from './UserChecks';
 
 const BCRYPT_COST = 10;
 const FIELDS = ['username', 'display_name', 'email', 'timezone', 'password', 'org-roles'];
-const FLAGS = [
-  ['site_spectator', 'Site spectator'],
-  ['site_manager', 'Site manager'],
-  ['site_admin', 'Admin'],
-  ['active', 'Active'],
-] as const;
-type Flag = (typeof FLAGS)[number][0];
-
-/** What the page shows and edits of a user (a new one has no dates or meta yet). */
-type Shown = Omit<User, 'meta' | 'created_at' | 'updated_at'>;
 
 const EMPTY: Shown = {
   username: '',
@@ -46,8 +39,10 @@ export function UserPage(props: { username: string; who: string }) {
   const id = useId();
   const { catalog } = useCatalog(props.username);
   const creating = props.who === 'new';
-  const [user, setUser] = useState<Shown | undefined>(creating ? EMPTY : undefined);
-  const [roles, setRoles] = useState<OrgRole[]>([]);
+  const roles = useResource('org-roles', () => api.orgRoles()).data ?? [];
+  const loaded = useResource(creating ? undefined : props.who, () => api.anyUser(props.who));
+  const user: Shown | undefined = creating ? EMPTY : loaded.data;
+  const setUser = loaded.set;
   const [form, setForm] = useState<Shown>(EMPTY);
   const [password, setPassword] = useState('');
   const [problems, setProblems] = useState<Problems>({});
@@ -56,19 +51,12 @@ export function UserPage(props: { username: string; who: string }) {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    api.orgRoles().then(setRoles, () => setRoles([]));
-    if (creating) return;
-    api.anyUser(props.who).then(
-      (u) => {
-        setUser(u);
-        setForm(u);
-      },
-      (err) => setProblems({ form: errorText(err) }),
-    );
-  }, [props.who]);
+    if (loaded.data) setForm(loaded.data);
+  }, [loaded.data]);
 
   if (!catalog || !user) {
-    return problems.form ? <Problem id={id} field="form" problems={problems} /> : <p>Loading…</p>;
+    const failed = loaded.error ?? problems.form;
+    return failed ? <Problem id={id} field="form" problems={{ form: failed }} /> : <p>Loading…</p>;
   }
   const me = catalog.me;
   const self = !creating && me.username.toLowerCase() === user.username.toLowerCase();
@@ -86,6 +74,11 @@ export function UserPage(props: { username: string; who: string }) {
   const set = (patch: Partial<Shown>) => setForm((f) => ({ ...f, ...patch }));
 
   const save = async () => {
+    const weak = password ? passwordProblem(password) : undefined;
+    if (weak) {
+      setProblems({ password: weak });
+      return;
+    }
     const changes: Partial<UserFields> = {};
     if (creating) changes.username = form.username.trim();
     if ((form.display_name ?? '') !== (user.display_name ?? ''))
@@ -104,8 +97,10 @@ export function UserPage(props: { username: string; who: string }) {
         ? await api.createUser({ username: form.username.trim(), ...changes })
         : await api.updateUser(user.username, changes);
       setPassword('');
-      if (creating) navigate(`/people/${encodeURIComponent(saved.username)}`);
-      else {
+      if (creating) {
+        setStatus(`Created ${saved.username}`);
+        navigate(`/people/${encodeURIComponent(saved.username)}`);
+      } else {
         setUser(saved);
         setForm(saved);
         setStatus(user.deleted_at ? 'Restored' : 'Saved');
@@ -209,42 +204,15 @@ export function UserPage(props: { username: string; who: string }) {
               problems={problems}
             />
           )}
-          <fieldset class="checks">
-            <legend>Site flags</legend>
-            {FLAGS.map(([flag, label]) => (
-              <label key={flag}>
-                <input
-                  type="checkbox"
-                  disabled={!may.flag(flag)}
-                  checked={form[flag]}
-                  onChange={(e) => set({ [flag]: e.currentTarget.checked })}
-                />
-                {label}
-              </label>
-            ))}
-          </fieldset>
-          <fieldset class="checks" {...problemProps(id, 'org-roles', problems)}>
-            <legend>Organization roles</legend>
-            {roles.length === 0 && <span class="muted">none defined</span>}
-            {roles.map((r) => (
-              <label key={r.slug}>
-                <input
-                  type="checkbox"
-                  disabled={!may.profile}
-                  checked={form['org-roles'].includes(r.slug)}
-                  onChange={(e) =>
-                    set({
-                      'org-roles': e.currentTarget.checked
-                        ? [...form['org-roles'], r.slug]
-                        : form['org-roles'].filter((s) => s !== r.slug),
-                    })
-                  }
-                />
-                {r.name}
-              </label>
-            ))}
-          </fieldset>
-          <Problem id={id} field="org-roles" problems={problems} />
+          <SiteFlags form={form} may={may.flag} onChange={set} />
+          <OrgRoles
+            id={id}
+            roles={roles}
+            chosen={form['org-roles']}
+            disabled={!may.profile}
+            problems={problems}
+            onChange={(chosen) => set({ 'org-roles': chosen })}
+          />
         </div>
         <Problem id={id} field="form" problems={problems} />
         <p class="status" role="status">

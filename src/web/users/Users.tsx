@@ -1,9 +1,10 @@
 // The people page: every user (deleted ones too for admins), searched as you type by
 // username, display name or email; each links to their page. Site managers and admins
 // may add people (SPEC §3); everyone may look.
-import { useEffect, useId, useState } from 'preact/hooks';
-import { api, errorText, type User } from '../api';
+import { useId, useState } from 'preact/hooks';
+import { api, type User } from '../api';
 import { useCatalog } from '../base/catalog';
+import { useResource } from '../base/resource';
 import { ScrollBox } from '../base/ScrollBox';
 import { onLinkClick } from '../router';
 
@@ -19,16 +20,11 @@ const flags = (u: User) =>
 export function Users(props: { username: string }) {
   const id = useId();
   const { catalog } = useCatalog(props.username);
-  const [users, setUsers] = useState<User[] | undefined>();
-  const [error, setError] = useState<string | undefined>();
   const [search, setSearch] = useState('');
   const admin = catalog?.me.site_admin ?? false;
-  useEffect(() => {
-    if (!catalog) return;
-    api
-      .users(admin ? { include_deleted: 'true' } : {})
-      .then(setUsers, (err) => setError(errorText(err)));
-  }, [catalog, admin]);
+  const { data: users, error } = useResource(catalog && (admin ? 'with-deleted' : 'live'), () =>
+    api.users(admin ? { include_deleted: 'true' } : {}),
+  );
   const wanted = search.trim().toLowerCase();
   const shown = (users ?? []).filter(
     (u) =>
@@ -63,7 +59,10 @@ export function Users(props: { username: string }) {
         </p>
       )}
       {!users && !error && <p>Loading…</p>}
-      {users && (
+      {users && shown.length === 0 && (
+        <p class="muted empty">{wanted ? `Nobody matches “${search.trim()}”.` : 'Nobody yet.'}</p>
+      )}
+      {users && shown.length > 0 && (
         <ScrollBox label="People">
           <table class="list">
             <caption class="visually-hidden">People</caption>

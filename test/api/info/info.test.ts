@@ -15,6 +15,7 @@ describe('GET /v0/info', () => {
     ldapServer = await startTestServer({
       env: {
         TIMETRACK_INSTANCE_NAME: 'acme-time',
+        TIMETRACK_DISPLAY_NAME: 'Acme Time Tracking',
         TIMETRACK_AUTH_MODULES: '["password","ldap"]',
         TIMETRACK_LDAP_URL: 'ldap://127.0.0.1:1',
         TIMETRACK_LDAP_SEARCH_BASE: 'ou=people,dc=example,dc=org',
@@ -35,6 +36,7 @@ describe('GET /v0/info', () => {
       name: 'timetrack',
       version: VERSION,
       instance_name: 'timesync',
+      display_name: 'timetrack',
       auth_modules: ['password'],
       oidc_label: null,
       api: 'v0',
@@ -47,6 +49,7 @@ describe('GET /v0/info', () => {
       name: 'timetrack',
       version: VERSION,
       instance_name: 'acme-time',
+      display_name: 'Acme Time Tracking',
       auth_modules: ['password', 'ldap'],
       oidc_label: null,
       api: 'v0',

@@ -665,6 +665,7 @@ describe('authorization matrix (SPEC §3)', () => {
   });
 });
 
+// The renewal, like the logout, only exchanges the caller's own token (test/api/auth/renew.test.ts).
 const NO_RULE_ENDPOINTS = [
   '/v0/login',
   '/v0/info',
@@ -672,6 +673,7 @@ const NO_RULE_ENDPOINTS = [
   '/v0/logout',
   '/v0/oidc/start',
   '/v0/oidc/callback',
+  '/v0/login/renew',
 ];
 
 describe('docs/permissions.md', () => {

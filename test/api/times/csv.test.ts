@@ -12,7 +12,9 @@ const TIME_HEADER = [
   'uuid',
   'date_worked',
   'user',
+  'user_name',
   'project',
+  'project_name',
   'project_slugs',
   'activities',
   'duration_seconds',
@@ -43,12 +45,17 @@ interface Time {
   deleted_at: string | null;
 }
 
-/** What a time's CSV record must hold, from its JSON. */
+/** Display names of the test's users (-minus has none). */
+const NAMES: Record<string, string> = { bob: 'Bob Builder' };
+
+/** What a time's CSV record must hold, from its JSON (and the names beside it). */
 const csvOf = (t: Time): string[] => [
   t.uuid,
   t.date_worked,
   t.user,
+  NAMES[t.user] ?? '',
   t.project[0] ?? '',
+  t.project.length > 0 ? 'Project P' : '',
   t.project.join(' '),
   t.activities.join(' '),
   String(t.duration),
@@ -100,7 +107,7 @@ describe('CSV export', () => {
       return res.body;
     };
     await createUser(server, { username: '-minus' });
-    await createUser(server, { username: 'bob' });
+    await createUser(server, { username: 'bob', display_name: 'Bob Builder' });
     for (const slug of ['dev', 'docs']) await post('/activities', { name: slug, slug });
     await post('/projects', {
       name: 'Project P',
@@ -151,7 +158,7 @@ describe('CSV export', () => {
   it('prefixes cells that a spreadsheet would run as formulas with a quote', async () => {
     const csv = await get('/times', { format: 'csv', include_deleted: true });
     const rows = records(csv.text).slice(1);
-    const notes = rows.map((r) => r[8]);
+    const notes = rows.map((r) => r[10]);
     for (const n of NOTES.slice(0, 6)) assert.ok(notes.includes(`'${n}`), n);
     for (const n of NOTES.slice(6)) assert.ok(notes.includes(n), n);
     assert.ok(rows.some((r) => r[2] === "'-minus"));
@@ -198,7 +205,7 @@ describe('CSV export', () => {
     assert.equal(csv.status, 200, csv.text);
     // Read with `,`: RFC 4180, the notes as sent but for the quote before a formula.
     const rows = records(csv.text).slice(1);
-    assert.deepEqual(rows.map((r) => r[8]).sort(), payloads.map(([, read]) => read).sort());
+    assert.deepEqual(rows.map((r) => r[10]).sort(), payloads.map(([, read]) => read).sort());
     for (const r of rows) for (const cell of r) assert.doesNotMatch(cell, /^[=+\-@\t\r]/);
     // Every cell with a `;` is quoted, so a reader splitting on `,` keeps it whole.
     for (const [notes] of payloads) assert.ok(!csv.text.includes(`,${notes},`), notes);
@@ -267,12 +274,19 @@ describe('CSV export', () => {
       assert.equal(csv.status, 200, csv.text);
       assert.equal(csv.headers.get('content-type'), 'text/csv; charset=utf-8');
       const [header, ...rows] = records(csv.text);
-      assert.deepEqual(header, [...groupBy, 'hours', 'duration_seconds', 'entries']);
+      const columns = groupBy.flatMap((g) =>
+        g === 'project' ? [g, 'project_name'] : g === 'user' ? [g, 'user_name'] : [g],
+      );
+      assert.deepEqual(header, [...columns, 'hours', 'duration_seconds', 'entries']);
+      const quoted = (cell: string) => (/^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell);
       const expected = json.rows.map((r) => [
-        ...groupBy.map((g) => {
-          const cell = g === 'project' ? (r.project as string[])[0] : String(r[g]);
-          return /^[=+\-@\t\r]/.test(cell as string) ? `'${cell}` : cell;
-        }),
+        ...groupBy.flatMap((g) =>
+          g === 'project'
+            ? [quoted((r.project as string[])[0] as string), String(r.project_name)]
+            : g === 'user'
+              ? [quoted(String(r.user)), NAMES[String(r.user)] ?? '']
+              : [quoted(String(r[g]))],
+        ),
         ((r.duration as number) / 3600).toFixed(2),
         String(r.duration),
         String(r.entries),

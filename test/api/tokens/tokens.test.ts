@@ -371,6 +371,26 @@ describe('personal API tokens', () => {
         authorizationBody(alice.username, 'sign out with a personal token'),
       );
     });
+
+    it('cannot be exchanged for a login token: POST /v0/login/renew', async () => {
+      for (const scope of ['read', 'write'] as const) {
+        const { token } = await makeToken(alice, { scope });
+        const res = await server.api.raw('/v0/login/renew', {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        assert.equal(res.status, 401, `${scope}: ${res.text}`);
+        assert.deepEqual(
+          res.body,
+          authorizationBody(
+            alice.username,
+            scope === 'read'
+              ? 'POST /v0/login/renew with a read-only token'
+              : 'renew a session with a personal token',
+          ),
+        );
+      }
+    });
   });
 
   describe('GET /v0/tokens and DELETE /v0/tokens/:id', () => {

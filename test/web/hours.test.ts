@@ -1,0 +1,78 @@
+// Typing hours into the week's cells, on a desktop and at 360×740: a bare number is hours
+// (`8` saves 28,800 s), minutes need their `m`, more than 24 hours is refused and nothing
+// is saved, and the hint under the grid says so. See test/web/browser.ts.
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
+import type { TestServer } from '../helpers/server';
+import { browserSuite, newPage, signIn, skipReason } from './browser';
+
+const skip = skipReason();
+
+const SCREENS = [
+  ['desktop', { width: 1280, height: 800 }, '2024-W05', '2024-01-29'],
+  ['phone', { width: 360, height: 740 }, '2024-W06', '2024-02-05'],
+] as const;
+
+describe('the web app: hours in the timesheet', { skip }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let alice: TestUser;
+
+  const suite = browserSuite();
+  before(async () => {
+    ({ server, browser } = suite);
+    alice = await createUser(server, { username: 'alice' });
+    await createActivity(server, { slug: 'dev', name: 'Development' });
+    await createProject(server, {
+      name: 'Ganeti Web Manager',
+      slugs: ['gwm'],
+      default_activity: 'dev',
+      users: { alice: { member: true } },
+    });
+  });
+
+  for (const [screen, viewport, week, monday] of SCREENS) {
+    it(`reads a bare number as hours and refuses more than 24 (${screen})`, async () => {
+      const page = await newPage(browser, { viewport });
+      await signIn(page, `${server.url}/?week=${week}`, alice.username, alice.password);
+      await page.getByText('A number is hours (8, 1.5)').waitFor();
+      await page.getByRole('button', { name: 'Add row' }).click();
+      const cell = page.getByRole('textbox', { name: new RegExp(`Development, Mon ${monday}`) });
+      await cell.fill('8');
+      await cell.press('Enter');
+      await page
+        .getByRole('status')
+        .getByText(new RegExp(`Saved .*${monday}`))
+        .waitFor();
+      assert.equal(await cell.inputValue(), '8:00');
+      const saved = async () =>
+        (
+          (await server.api.get('/times', alice.token, { start: monday, end: monday }))
+            .body as any[]
+        ).map((t) => t.duration);
+      assert.deepEqual(await saved(), [28800]);
+
+      await cell.fill('90');
+      await cell.press('Enter');
+      await page
+        .getByRole('alert')
+        .getByText(/at most 24 hours.*90m/)
+        .waitFor();
+      assert.deepEqual(await saved(), [28800]);
+      await cell.fill('1,5');
+      await cell.press('Enter');
+      await page.getByRole('alert').waitFor({ state: 'detached' });
+      await page.waitForFunction(
+        (label) =>
+          [...(globalThis as any).document.querySelectorAll('input')].some(
+            (i: any) => i.getAttribute('aria-label')?.includes(label) && i.value === '1:30',
+          ),
+        `Mon ${monday}`,
+      );
+      assert.deepEqual(await saved(), [5400]);
+      await page.context().close();
+    });
+  }
+});

@@ -1,0 +1,98 @@
+// Sessions that last while used (issue 34), on a desktop and at 360×740: a second tab of a
+// signed-in browser is signed in (the token handed over on a BroadcastChannel, never in
+// localStorage or a cookie); with 60-second tokens, ten minutes of use never show the
+// sign-in dialog (the app renews: POST /v0/login/renew) and ten idle minutes do. The
+// page's clock is fast-forwarded (playwright's page.clock); the server's runs as usual.
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
+import type { TestServer } from '../helpers/server';
+import { browserSuite, newPage, signIn, skipReason } from './browser';
+
+const skip = skipReason();
+
+const SCREENS = [
+  ['desktop', { width: 1280, height: 800 }],
+  ['phone', { width: 360, height: 740 }],
+] as const;
+
+describe('the web app: sessions', { skip }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let alice: TestUser;
+
+  const suite = browserSuite({ TIMETRACK_TOKEN_TTL: '60', TIMETRACK_SESSION_IDLE: '60' });
+  before(async () => {
+    ({ server, browser } = suite);
+    alice = await createUser(server, { username: 'alice' });
+    await createActivity(server, { slug: 'dev', name: 'Development' });
+    await createProject(server, {
+      name: 'Ganeti Web Manager',
+      slugs: ['gwm'],
+      default_activity: 'dev',
+      users: { alice: { member: true } },
+    });
+  });
+
+  for (const [screen, viewport] of SCREENS) {
+    it(`signs in a second tab of a signed-in browser (${screen})`, async () => {
+      const page = await newPage(browser, { viewport });
+      await signIn(page, `${server.url}/entries`, alice.username, alice.password);
+      const second = await page.context().newPage();
+      await second.goto(`${server.url}/profile`);
+      await second.getByRole('navigation', { name: 'Main' }).waitFor();
+      await second.getByLabel('Display name').waitFor();
+      assert.equal(await second.getByRole('button', { name: 'Log in' }).count(), 0);
+      // Nowhere a script of another origin or a later visit could read it.
+      const stored = await second.evaluate(() => ({
+        local: (globalThis as any).localStorage.length,
+        cookie: (globalThis as any).document.cookie,
+      }));
+      assert.deepEqual(stored, { local: 0, cookie: '' });
+      // Signing out in one tab signs out the other.
+      await second.goto(`${server.url}/`);
+      await second.getByRole('navigation', { name: 'Main' }).waitFor();
+      // (On a phone the header's Sign out is hidden: clicked by script on both.)
+      await page.evaluate(() =>
+        [...(globalThis as any).document.querySelectorAll('header button')]
+          .find((b: any) => b.textContent === 'Sign out')
+          .click(),
+      );
+      await second.getByRole('button', { name: 'Log in' }).waitFor();
+      await page.context().close();
+    });
+
+    it(`keeps a used session for ten minutes of 60-second tokens, ends an idle one (${screen})`, async () => {
+      const page = await newPage(browser, { viewport });
+      await page.clock.install();
+      let renewals = 0;
+      page.on('response', (res) => {
+        if (res.url().endsWith('/v0/login/renew') && res.status() === 200) renewals++;
+      });
+      await signIn(page, `${server.url}/?week=2024-W05`, alice.username, alice.password);
+      const expired = page.getByRole('dialog', { name: 'Session expired' });
+      // Ten minutes of someone at work: a key every 20 s.
+      for (let step = 0; step < 30; step++) {
+        await page.keyboard.press('Shift');
+        await page.clock.runFor(20_000);
+        await page.waitForTimeout(30); // the renewal's round trip, in real time
+        assert.equal(
+          await expired.isVisible(),
+          false,
+          `asked to sign in after ${step * 20 + 20} s`,
+        );
+      }
+      assert.ok(renewals >= 9, `${renewals} renewals in ten minutes of 60-second tokens`);
+      // The app still works with its token: a page that asks the server.
+      await page.getByRole('link', { name: 'Entries' }).click();
+      await page.getByText(/^(No entries|Entries \d)/).waitFor();
+      assert.equal(await expired.isVisible(), false);
+
+      // Ten idle minutes: the session ends, the sign-in dialog covers the page.
+      for (let minute = 0; minute < 10; minute++) await page.clock.runFor(60_000);
+      await expired.getByLabel('Password').waitFor();
+      await page.context().close();
+    });
+  }
+});
