@@ -142,7 +142,7 @@ export async function sendList(
     // A JSON list that its store joins in SQL (times), when short as one user's month
     // is: its body in one piece from one statement, no row read one by one, which costs
     // SQLite half of reading the same rows as a page (times/store.ts timeList), read on
-    // a list worker thread (db/short-lists.ts). A longer one is paged below.
+    // the list worker thread (db/short-lists.ts). A longer one is paged below.
     const whole = !row && skip === 0 ? await listing.readWhole?.(firstLimit) : undefined;
     if (whole) {
       // Once the response has closed (sent, or cut off) its body's memory may be reused.
