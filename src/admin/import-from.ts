@@ -4,6 +4,7 @@
 // rows is one short write transaction.
 import { createReadStream, existsSync } from 'node:fs';
 import { createActivityStore } from '../activities/store';
+import { isTimeZone } from '../dates';
 import { createReaderPool } from '../db/readers';
 import { ImportOptionError, type ImportOptions, ImportStopped } from '../importers/engine';
 import { FORMAT_NAMES, type FormatName } from '../importers/format';
@@ -11,7 +12,6 @@ import { NotThatFormat } from '../importers/read';
 import { reportText } from '../importers/report-text';
 import { importStream } from '../importers/run';
 import { createImportStore } from '../importers/store';
-import { isTimeZone } from '../importers/values';
 import { createProjectStore } from '../projects/store';
 import { createTimeImportStatements } from '../times/store';
 import { createUserStore } from '../users/store';

@@ -5,6 +5,7 @@
 // million-row file does not hold other requests; each batch waits for another process's
 // write lock as any write does (--lock-wait).
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { isTimeZone } from '../dates';
 import { type Db, WriteLockBusy, whenWriteLockFree, writeTransaction } from '../db/open';
 import { badObject, badQueryValue, serviceUnavailable } from '../errors';
 import { booleanParam } from '../http/query';
@@ -21,7 +22,6 @@ import {
 import { FORMAT_NAMES, type FormatName } from './format';
 import { NotThatFormat } from './read';
 import { importStream } from './run';
-import { isTimeZone } from './values';
 import { XlsxError } from './xlsx';
 
 /** Rows per write transaction of a request: ~50 ms at the engine's speed. */

@@ -3,6 +3,7 @@
 // clocks, decimals or "1h 30min", and instants with a UTC offset. Each parser answers
 // undefined for text it cannot read; the format modules turn that into a row's problem.
 // Hand-written rather than Date/regex-heavy: a million rows go through them.
+import { wallClock } from '../dates';
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
@@ -137,49 +138,13 @@ export function serialToWall(serial: number): WallTime {
   return { date: iso.slice(0, 10), clock: iso.slice(11, 19) };
 }
 
-const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** Whether `zone` is an IANA time zone this runtime knows. */
-export function isTimeZone(zone: string): boolean {
-  try {
-    zoneFormat(zone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function zoneFormat(zone: string): Intl.DateTimeFormat {
-  let f = zoneFormats.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    zoneFormats.set(zone, f);
-  }
-  return f;
-}
-
-/** An instant as the wall time in `zone` (IANA; undefined: the server's own zone). */
+/**
+ * An instant as the wall time in `zone` (IANA; undefined: the server's own zone): the
+ * clock the timer uses too (dates.ts wallClock).
+ */
 export function wallTimeIn(at: number, zone: string | undefined): WallTime {
-  if (zone === undefined) {
-    const d = new Date(at);
-    const date = ymd(d.getFullYear(), d.getMonth() + 1, d.getDate()) as string;
-    return { date, clock: `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}` };
-  }
-  const parts: Record<string, string> = {};
-  for (const p of zoneFormat(zone).formatToParts(at)) parts[p.type] = p.value;
-  return {
-    date: `${parts.year}-${parts.month}-${parts.day}`,
-    clock: `${parts.hour}:${parts.minute}:${parts.second}`,
-  };
+  const { date, time } = wallClock(at, zone ?? null);
+  return { date, clock: time };
 }
 
 /** `http://` or `https://` text, as issue_uri takes it. */

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -117,4 +118,20 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return result
     .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
     .map((v: any) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.join(', ')})`);
+}
+
+/**
+ * The world most browser tests start from: alice, a member of Ganeti Web Manager (gwm),
+ * whose default activity is Development (dev).
+ */
+export async function aliceInGwm(server: TestServer): Promise<TestUser> {
+  const alice = await createUser(server, { username: 'alice' });
+  await createActivity(server, { slug: 'dev', name: 'Development' });
+  await createProject(server, {
+    name: 'Ganeti Web Manager',
+    slugs: ['gwm'],
+    default_activity: 'dev',
+    users: { alice: { member: true } },
+  });
+  return alice;
 }

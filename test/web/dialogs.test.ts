@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
+import type { TestUser } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
-import { axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
+import { aliceInGwm, axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
 
 const skip = skipReason();
 
@@ -55,14 +55,7 @@ describe('the web app: dialogs', { skip }, () => {
   const suite = browserSuite();
   before(async () => {
     ({ server, browser } = suite);
-    alice = await createUser(server, { username: 'alice' });
-    await createActivity(server, { slug: 'dev', name: 'Development' });
-    await createProject(server, {
-      name: 'Ganeti Web Manager',
-      slugs: ['gwm'],
-      default_activity: 'dev',
-      users: { alice: { member: true } },
-    });
+    alice = await aliceInGwm(server);
     for (const date of ['2024-01-29', '2024-02-05']) {
       const res = await server.api.post('/times', alice.token, {
         duration: 3600,

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
+import type { TestUser } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
-import { browserSuite, newPage, signIn, skipReason } from './browser';
+import { aliceInGwm, browserSuite, newPage, signIn, skipReason } from './browser';
 
 const skip = skipReason();
 
@@ -23,14 +23,7 @@ describe('the web app: hours in the timesheet', { skip }, () => {
   const suite = browserSuite();
   before(async () => {
     ({ server, browser } = suite);
-    alice = await createUser(server, { username: 'alice' });
-    await createActivity(server, { slug: 'dev', name: 'Development' });
-    await createProject(server, {
-      name: 'Ganeti Web Manager',
-      slugs: ['gwm'],
-      default_activity: 'dev',
-      users: { alice: { member: true } },
-    });
+    alice = await aliceInGwm(server);
   });
 
   for (const [screen, viewport, week, monday] of SCREENS) {

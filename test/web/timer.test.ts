@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Browser, Page, Route } from 'playwright-core';
-import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
+import { createUser, type TestUser } from '../helpers/factories';
 import { bcryptHash, type TestServer } from '../helpers/server';
-import { browserSuite, newPage, signIn, skipReason } from './browser';
+import { aliceInGwm, browserSuite, newPage, signIn, skipReason } from './browser';
 
 const skip = skipReason();
 
@@ -20,14 +20,7 @@ describe('the web app: timer, lost connection, ended session', { skip }, () => {
   const suite = browserSuite();
   before(async () => {
     ({ server, browser } = suite);
-    alice = await createUser(server, { username: 'alice' });
-    await createActivity(server, { slug: 'dev', name: 'Development' });
-    await createProject(server, {
-      name: 'Ganeti Web Manager',
-      slugs: ['gwm'],
-      default_activity: 'dev',
-      users: { alice: { member: true } },
-    });
+    alice = await aliceInGwm(server);
   });
 
   const timerOf = (page: Page) => page.getByRole('region', { name: 'Timer' });
