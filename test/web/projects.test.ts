@@ -49,9 +49,11 @@ describe('the web app: projects', { skip }, () => {
 
     const other = await newPage(browser);
     await signIn(other, `${server.url}/?week=2024-W10`, carol.username, carol.password);
-    assert.deepEqual(await other.getByLabel('Project').locator('option').allTextContents(), [
-      'Ganeti Web Manager',
-    ]);
+    // The timesheet fills the select once its catalog has loaded: wait for it, then check
+    // that it offers exactly the project carol was just added to.
+    const options = other.getByLabel('Project').locator('option');
+    await options.first().waitFor({ state: 'attached' });
+    assert.deepEqual(await options.allTextContents(), ['Ganeti Web Manager']);
     await other.getByRole('button', { name: 'Add row' }).click();
     const cell = other.getByRole('textbox', {
       name: 'Ganeti Web Manager, Development, Mon 2024-03-04',
