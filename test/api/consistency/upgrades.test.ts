@@ -10,6 +10,7 @@
 // newest schema is in the loop too, with nothing to migrate: it checks the data and the
 // answers themselves, so that a failure from an older schema is the upgrade's.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -127,6 +128,9 @@ INSERT INTO time_revisions (time_id, revision, duration, user_id, project_id, da
     ${at('2024-03-30T12:00:00.000Z')}, NULL, 2);
 `;
 
+/** Alice's personal API token (schema 11 on), as its owner saw it once; stored as a hash. */
+const ALICE_API_TOKEN = `tt_${'u'.repeat(43)}`;
+
 /** What a later schema added that the data should hold from then on, by its version. */
 const LATER_DATA: Record<number, string> = {
   // Token revocation: alice changed her own password (keeping that token), gone was deleted.
@@ -138,6 +142,18 @@ const LATER_DATA: Record<number, string> = {
   3: `INSERT INTO timers (user_id, project_id, activity_ids, notes, issue_uri, date_worked,
         started_at)
       VALUES (2, 1, '[2]', 'writing docs ✍️', NULL, '2024-04-03', ${at('2024-04-03T08:15:00.000Z')});`,
+  // Personal API tokens (issue 33): alice's read-only one for a script.
+  11: `INSERT INTO personal_tokens (user_id, name, scope, secret_hash, created_at)
+      VALUES (2, 'ci', 'read', '${createHash('sha256').update(ALICE_API_TOKEN).digest('hex')}',
+        ${at('2024-04-02T08:00:00.000Z')});`,
+  // Approvals (issue 32): Bob's week 2024-W10 on gwm (his entry of 2024-03-04) approved.
+  13: `INSERT INTO week_parts (user_id, project_id, week, status, submitted_at, decided_by,
+        decided_at, comment)
+      VALUES (3, 1, '2024-W10', 'approved', ${at('2024-03-08T16:00:00.000Z')}, 1,
+        ${at('2024-03-11T09:00:00.000Z')}, NULL);
+      INSERT INTO week_part_decisions (user_id, project_id, week, action, by_id, at, comment)
+      VALUES (3, 1, '2024-W10', 'submit', 3, ${at('2024-03-08T16:00:00.000Z')}, NULL),
+        (3, 1, '2024-W10', 'approve', 1, ${at('2024-03-11T09:00:00.000Z')}, NULL);`,
   // Start times and time zones (issue 31): Bob's entry started at 08:30 (the triggers write
   // its row), the revision of alice's first one at 09:00; alice works in Berlin. A later
   // migration that rebuilds the entries' rows must carry them (admin check compares).
@@ -760,6 +776,39 @@ for (const from of MIGRATIONS) {
       assert.deepEqual(
         listed.map((t) => t.start_time),
         [kept ? '08:30:00' : null],
+      );
+    });
+
+    it("keeps alice's personal API token from schema 11 on", async () => {
+      const res = await server.api.raw('/v0/users/alice', {
+        headers: { Authorization: `Bearer ${ALICE_API_TOKEN}` },
+      });
+      assert.equal(res.status, from.version >= 11 ? 200 : 401, res.text);
+    });
+
+    it("keeps Bob's approved week from schema 13 on, and it stays locked", async () => {
+      const kept = from.version >= 13;
+      const parts = (await get('/approvals', { user: 'Bob', status: 'approved' })) as {
+        week: string;
+        project: string[];
+        decided_by: string;
+      }[];
+      assert.deepEqual(
+        parts.map((p) => [p.week, p.project[0], p.decided_by]),
+        kept ? [['2024-W10', 'gwm', 'admin']] : [],
+      );
+      if (!kept) return;
+      const res = await server.api.post(`/times/${UUID.t3}`, admin, { duration: 60 });
+      assert.deepEqual(
+        [res.status, res.body],
+        [
+          409,
+          {
+            status: 409,
+            error: 'Period locked',
+            text: 'Time entries of Bob on gwm in week 2024-W10 are approved',
+          },
+        ],
       );
     });
 
