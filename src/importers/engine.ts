@@ -121,6 +121,11 @@ function usernameBase(email: string | null, name: string | null): string {
   return s === '' ? 'user' : s;
 }
 
+/** A project or activity whose name is too long to create: its report line, skipped. */
+const nameTooLong = (name: string): { line: NamedLine } => ({
+  line: { name, slug: null, status: 'skipped', reason: 'name longer than 255 characters', rows: 0 },
+});
+
 /**
  * Imports the rows for `actor` (null: the command line, which may do everything).
  * Resolves with the report; rejects with ImportStopped when a batch fails.
@@ -282,16 +287,7 @@ export async function runImport(
       };
       report.projects.matched++;
     } else if (name.length > MAX_NAME) {
-      p = {
-        line: {
-          name,
-          slug: null,
-          status: 'skipped',
-          reason: 'name longer than 255 characters',
-          rows: 0,
-        },
-        id: null,
-      };
+      p = { ...nameTooLong(name), id: null };
       report.projects.skipped++;
     } else if (may.createProjects) {
       const slug = freeSlug(
@@ -336,16 +332,7 @@ export async function runImport(
       a = { line: { name, slug: known.slug, status: 'matched', rows: 0 }, id: known.id };
       report.activities.matched++;
     } else if (name.length > MAX_NAME) {
-      a = {
-        line: {
-          name,
-          slug: null,
-          status: 'skipped',
-          reason: 'name longer than 255 characters',
-          rows: 0,
-        },
-        id: null,
-      };
+      a = { ...nameTooLong(name), id: null };
       report.activities.skipped++;
     } else if (may.createActivities) {
       const slug = freeSlug(
