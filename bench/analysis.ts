@@ -42,12 +42,18 @@ const LIMITS: Record<RowId, string> = {
     'written to the socket as it is (src/times/json-sql.ts, src/times/store.ts timeList, ' +
     'src/http/list.ts). In-process ~0.8 ms of CPU (the stored JSON it replaced: ~0.3 ms): ' +
     'writing ~550 objects is ~0.9 µs each. That statement runs on ' +
-    'the list worker thread, with a read-only connection of its own, and the body comes ' +
-    'back in a slot of a buffer shared with it (src/db/short-lists.ts): the SQL of one ' +
-    'month runs on the second core while the event loop does the HTTP of others; while the ' +
-    'worker has two lists, the next is read on the event loop, so both cores write JSON. ' +
-    'The worker starts once a short list has been read and exits after 10 s without one. The ' +
-    'in-process column reads on one thread, so the server can pass it.',
+    'a list worker thread, each with a read-only connection of its own, one per core at ' +
+    'most, and the body comes back in a slot of a buffer shared with them ' +
+    '(src/db/short-lists.ts): the SQL of months runs on both cores while the event loop ' +
+    'does only the HTTP (~0.25 ms a list; a list it reads itself holds up every other ' +
+    'response for ~0.8 ms, so it reads one only when no worker is ready or every slot is ' +
+    'in use). A list whose client hung up before its answer came used to keep its slot for ' +
+    'good: the load generator cuts 10 lists off at the end of each run, so from the second ' +
+    'run of a row on every list was read on the event loop (fixed in src/http/list.ts; ' +
+    'GET /metrics counts lists by thread, `timetrack_short_lists_total`). The first ' +
+    'worker starts once a short list has been read, a second when a list comes while the ' +
+    'first has one in flight, and each exits after 10 s without one. The in-process column ' +
+    'reads on one thread, so the server can pass it.',
   create:
     'The creates whose bodies arrive in the same turn of the event loop share one ' +
     '`BEGIN IMMEDIATE` transaction, each in a savepoint of its own, and are answered after ' +
@@ -587,8 +593,8 @@ export function explain(r: BenchReport): string[] {
       '(src/db/open.ts). A bcrypt worker (one V8 isolate each) exits after 10 s without a ' +
       'task (src/auth/password.ts): the pool the first logins start no longer stays for the ' +
       "server's life, so only rows with logins (row 5) carry it; the short-list worker " +
-      '(src/db/short-lists.ts, ~15–18 MB) starts once a short list has been read and exits after ' +
-      '10 s without one, so only the month row carries it. What is left at the peak: ' +
+      '(src/db/short-lists.ts, ~15–18 MB each, two on this machine) start once short lists are ' +
+      'read and exit after 10 s without one, so only the rows of month lists carry them. What is left at the peak: ' +
       "the writer's cache, the V8 old generation and the allocator; `MALLOC_ARENA_MAX=1` " +
       'saved ~9 MB on row 1a.',
     '',

@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { LoginOutcome } from './auth/login';
+import type { ShortListCounts } from './db/short-lists';
 
 export interface Metrics {
   /** One answered request: `route` is the router's pattern or a fixed name (see server.ts). */
@@ -21,6 +22,8 @@ export interface MetricSources {
   bcryptWaiting(): number;
   /** Lists (and large reports) being streamed now (http/streams.ts). */
   openLists(): number;
+  /** Short lists read so far on a list worker thread and on the event loop (db/short-lists.ts). */
+  shortLists(): ShortListCounts;
 }
 
 /** Anything else (WebDAV verbs, …) is one label value, so no client can add series. */
@@ -73,6 +76,22 @@ export function createMetrics(sources: MetricSources): Metrics {
     registers: [registry],
     collect() {
       this.set(sources.openLists());
+    },
+  });
+  // Counted where they happen; the counter catches up at each scrape. Lists read on the
+  // event loop hold up every other answer meanwhile: a share that grows under a steady
+  // load says the workers cannot keep up (or have failed).
+  const reported: ShortListCounts = { worker: 0, eventLoop: 0 };
+  new Counter({
+    name: 'timetrack_short_lists_total',
+    help: "Short lists (one user's month and the like) read whole, by thread: worker or event_loop",
+    labelNames: ['thread'] as const,
+    registers: [registry],
+    collect() {
+      const now = sources.shortLists();
+      this.inc({ thread: 'worker' }, now.worker - reported.worker);
+      this.inc({ thread: 'event_loop' }, now.eventLoop - reported.eventLoop);
+      Object.assign(reported, now);
     },
   });
   new Gauge({

@@ -216,8 +216,8 @@ export interface RunningServer {
    * moment after start-up; at once when Litestream makes the checkpoints.
    */
   checkpointsStarted: Promise<void>;
-  /** The short-list worker (db/short-lists.ts), which runs while short lists are read. */
-  shortLists: Pick<ShortLists, 'state' | 'warmUp'>;
+  /** The short-list workers (db/short-lists.ts), which run while short lists are read. */
+  shortLists: Pick<ShortLists, 'state' | 'warmUp' | 'counts'>;
   close(): Promise<void>;
 }
 
@@ -229,7 +229,7 @@ export interface StartOptions {
   timeouts?: ServerTimeouts;
   /** Internal: tests fix the bcrypt pool's size and count what it does. */
   bcrypt?: { workers?: number; onEvent?: (event: HasherEvent) => void };
-  /** Internal: tests shorten the short-list worker's idle time and see it start and exit. */
+  /** Internal: tests shorten the short-list workers' idle time, size the pool and see them start and exit. */
   shortLists?: ShortListOptions;
   /** Internal: the same for the large-report worker. */
   reportStreams?: TextStreamOptions;
@@ -283,6 +283,7 @@ export async function startServer(
         dbFile: config.db,
         bcryptWaiting: () => passwords.waiting(),
         openLists: () => app.lists.open(),
+        shortLists: () => shortLists.counts(),
       })
     : undefined;
   const app = createApp({

@@ -40,13 +40,13 @@ export interface WholeList {
  */
 export function readWholeList(
   sql: (text: string) => Statement,
-  query: ListQuery & { whole: WholeListSql },
+  list: Pick<ListQuery, 'params' | 'countParams'> & { whole: WholeListSql },
   cap: number,
 ): WholeList | undefined {
-  const { whole, params } = query;
+  const { whole, params } = list;
   const count = sql(whole.cappedCountSql)
     .pluck()
-    .get(...(query.countParams ?? params), cap + 1) as number;
+    .get(...(list.countParams ?? params), cap + 1) as number;
   if (count > cap) return undefined;
   return {
     count,

@@ -20,7 +20,11 @@ export interface ShortListWorkerData {
 
 export interface ShortListRequest {
   id: number;
-  query: ListQuery & { whole: WholeListSql };
+  /** The list's shape: its statements are `whole` when sent, else those sent before. */
+  shape: number | undefined;
+  whole: WholeListSql | undefined;
+  params: ListQuery['params'];
+  countParams: ListQuery['countParams'];
   cap: number;
   /** The slot to copy the body into. */
   slot: number;
@@ -53,14 +57,21 @@ const port = parentPort;
  * under month reads: 49 MB in use in malloc, 24 MB with this); a minor collection every
  * COLLECT_EVERY lists does it (~0.1 ms each).
  */
-const COLLECT_EVERY = 16;
+const COLLECT_EVERY = 4;
 setFlagsFromString('--expose-gc');
 const collectYoung = runInNewContext('gc') as (options: { type: 'minor' }) => void;
 let served = 0;
 port?.postMessage({ ready: true } satisfies ShortListReply);
 
-function answer({ id, query, cap, slot }: ShortListRequest): ShortListReply {
-  const whole = readWholeList(sql, query, cap);
+/** The statements of each shape sent so far. */
+const shapes = new Map<number, WholeListSql>();
+
+function answer(request: ShortListRequest): ShortListReply {
+  const { id, shape, whole: sent, params, countParams, cap, slot } = request;
+  if (sent && shape !== undefined) shapes.set(shape, sent);
+  const statements = sent ?? (shape === undefined ? undefined : shapes.get(shape));
+  if (!statements) return { id, error: 'a list shape this worker was never sent' };
+  const whole = readWholeList(sql, { whole: statements, params, countParams }, cap);
   if (!whole) return { id, long: true };
   const { count, body } = whole;
   if (body.length > slotBytes) return { id, tooLarge: true };

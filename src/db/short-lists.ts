@@ -1,8 +1,10 @@
-// Short lists read whole on a worker thread with a read-only connection of its own
+// Short lists read whole on worker threads, each with a read-only connection of its own
 // (short-list-worker.ts). One user's month is the list the web app and the clients ask
-// for most; its ~0.4 ms of SQLite ran on the event loop, so 10 clients asking at once
-// waited for each other's SQL as well as for each other's HTTP. On the worker the SQL of
-// one list runs on a second core while the event loop answers others.
+// for most; its ~0.8 ms of SQLite (sql/009 writes entries' JSON at read time) ran on the
+// event loop, so 10 clients asking at once waited for each other's SQL as well as for
+// each other's HTTP. On the workers the SQL of lists runs on every core while the event
+// loop does only the HTTP (~0.25 ms a month): each list the event loop reads itself holds
+// up every other response for ~0.8 ms.
 //
 // Each body (~170 KB for a month) is copied into one of a fixed set of slots of a buffer
 // shared with the worker, sent from there, and its slot taken again once the response
@@ -12,14 +14,16 @@
 // (measured apart from the server, 6,000 months with 10 in flight: 143 MB against 89 MB
 // on the event loop and 97 MB with the slots; docs/benchmarks.md).
 //
-// The worker starts once a short list has been read and exits after 10 s without a list,
-// so that its ~15–18 MB are held only while lists are read. A list is read on the event
-// loop instead, on a connection of the reader pool, while the worker is starting,
-// when every slot is in use, when the worker has WORKER_QUEUE lists already, when its
-// body is larger than a slot (over ~800 entries), if
-// the worker fails (from then on), and for whatever was in flight when it stopped: never
-// refused for its sake.
+// The first worker starts once a short list has been read; another (up to the pool's
+// size) once a list comes while every running worker has one in flight; each exits after
+// 10 s without a list, so that its ~15–18 MB are held only while lists are read, and a
+// second one only while lists come several at once. A list is read on the event loop
+// instead, on a connection of the reader pool, while no worker is ready, when every slot
+// is in use, when every worker has WORKER_QUEUE lists already, when its body is larger
+// than a slot (over ~800 entries), if the workers fail (from then on), and for whatever
+// was in flight on a worker that stopped: never refused for their sake.
 
+import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { shortListWorkerSource } from '../embedded';
 import { startWorker } from '../heap-growth';
@@ -38,29 +42,46 @@ export interface ShortLists {
    * has closed.
    */
   read(query: ShortListQuery, cap: number): Promise<WholeList | undefined>;
-  /** The worker: not there, starting, or reading lists. */
+  /** Lists asked for so far, by where they were read. */
+  counts(): ShortListCounts;
+  /** The workers: none there, one starting (none ready), or at least one reading lists. */
   state(): 'none' | 'starting' | 'running';
-  /** Starts the worker unless it runs; settles once it reads lists (or cannot). */
+  /** Starts a worker unless one runs; settles once one reads lists (or cannot). */
   warmUp(): Promise<void>;
-  /** Stops the worker for good; lists still asked for are read on the event loop. */
+  /** Stops the workers for good; lists still asked for are read on the event loop. */
   stop(): Promise<void>;
 }
 
-/** What the worker did (tests wait for these). */
+/** Short lists read on a worker thread and on the event loop (GET /metrics). */
+export interface ShortListCounts {
+  worker: number;
+  eventLoop: number;
+}
+
+/** What a worker did (tests wait for these): each worker's own start and exit. */
 export type ShortListEvent = 'ready' | 'exited';
 
 export interface ShortListOptions {
-  /** Internal: how long the worker waits for a list before it exits (tests shorten it). */
+  /** Internal: how long a worker waits for a list before it exits (tests shorten it). */
   idleExitMs?: number;
+  /** Internal: the most workers at once (default SHORT_LIST_WORKERS). */
+  workers?: number;
   onEvent?: (event: ShortListEvent) => void;
 }
 
 /**
- * The worker exits after this long without a list, and starts again with the next one:
+ * Each worker exits after this long without a list, and starts again when lists come:
  * its V8 isolate and malloc arena (~15–18 MB of RSS) are held only while lists are asked
  * for, as the bcrypt workers' are only while logins are.
  */
 export const SHORT_LIST_IDLE_EXIT_MS = 10_000;
+
+/**
+ * Workers at most: one per core, at least one. The event loop's own work per list (HTTP,
+ * the token, the copy out of the slot) is a quarter of a worker's, so with one per core
+ * the cores are shared by all of them rather than waiting on one.
+ */
+export const SHORT_LIST_WORKERS = Math.max(1, availableParallelism());
 
 /**
  * The slots: 16 of 256 KiB (4 MiB, resident once used). A month is ~170 KB; 16 answers
@@ -70,11 +91,20 @@ export const SLOT_BYTES = 256 * 1024;
 export const SLOTS = 16;
 
 /**
- * Lists given to the worker at most at once: with one reading and one waiting it is
- * busy, so the next list is read on the event loop, and both cores write lists' JSON
- * (a month is ~0.8 ms of SQLite since entries' JSON is written at read time, sql/009).
+ * Lists given to one worker at most at once. Beyond that the event loop reads the list
+ * itself rather than wait. With a worker per core the event loop is better kept to the
+ * HTTP of lists (~0.3 ms each) than made to read one (~0.8 ms, during which every other
+ * response waits): so a worker may hold as many as there are slots, which bound it.
  */
-export const WORKER_QUEUE = 2;
+export const WORKER_QUEUE = SLOTS;
+
+/**
+ * The statements of a list shape are sent to a worker once and named by a number after
+ * that: copying their ~3 KB of text into every request was ~10 % of the event loop's
+ * time under month reads. A store has a few dozen shapes; past this many, new ones are
+ * sent whole each time.
+ */
+const MAX_SHAPES = 256;
 
 interface Waiting {
   query: ShortListQuery;
@@ -93,9 +123,25 @@ export function shortListsHere(readers: ReaderPool): ShortLists['read'] {
   return async (query, cap) => readShortHere(readers, query, cap);
 }
 
+/** One worker thread of the pool, from its start to its exit. */
+interface ListWorker {
+  worker: Worker;
+  /** Its connection is open and it is not exiting: lists may go to it. */
+  ready: boolean;
+  /** It has been ready (so it is not the worker being started). */
+  started: boolean;
+  /** It was told to exit for want of lists (not a failure). */
+  retiring: boolean;
+  waiting: Map<number, Waiting>;
+  /** The list shapes (below) this worker has been sent. */
+  knows: Set<number>;
+  idleTimer?: NodeJS.Timeout;
+}
+
 /**
- * Starts the worker once a short list has been read (that list, and any asked before the
- * worker is ready, are read here); it exits after `idleExitMs` without a list.
+ * Starts a worker once a short list has been read (that list, and any asked before one is
+ * ready, are read here), more while lists come several at once; each exits after
+ * `idleExitMs` without a list.
  */
 export function startShortLists(
   file: string,
@@ -105,70 +151,75 @@ export function startShortLists(
 ): ShortLists {
   const here = shortListsHere(readers);
   const idleExitMs = options.idleExitMs ?? SHORT_LIST_IDLE_EXIT_MS;
+  const most = options.workers ?? SHORT_LIST_WORKERS;
   const emit = (event: ShortListEvent) => options.onEvent?.(event);
-  const waiting = new Map<number, Waiting>();
   const slab = new SharedArrayBuffer(SLOTS * SLOT_BYTES);
   const freeSlots = Array.from({ length: SLOTS }, (_, i) => i);
   let nextId = 1;
-  let worker: Worker | undefined;
-  /** The worker has its connection open and is not exiting: lists may go to it. */
-  let ready = false;
-  /** It was told to exit for want of lists (not a failure). */
-  let retiring = false;
-  /** Stopped, or the worker failed: lists are read here from now on. */
+  const workers = new Set<ListWorker>();
+  /** Each list shape's number, by its statements' text. */
+  const shapes = new Map<string, number>();
+  const shapeOf = (whole: WholeListSql): number | undefined => {
+    const key = `${whole.cappedCountSql}\0${whole.bodySql}`;
+    let shape = shapes.get(key);
+    if (shape === undefined && shapes.size < MAX_SHAPES) {
+      shape = shapes.size;
+      shapes.set(key, shape);
+    }
+    return shape;
+  };
+  /** A worker is being started (its source read, its thread spawned, not yet ready). */
+  let starting = false;
+  /** Stopped, or a worker failed: lists are read here from now on. */
   let done = false;
-  let idleTimer: NodeJS.Timeout | undefined;
   let readyWaiters: (() => void)[] = [];
   const settleWaiters = () => {
     for (const resolve of readyWaiters) resolve();
     readyWaiters = [];
   };
-  let source: Promise<string> | undefined;
 
-  /** No list in flight: the worker exits after idleExitMs unless one comes. */
-  const armIdleExit = () => {
-    clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => {
-      if (!worker || waiting.size > 0) return;
-      ready = false;
-      retiring = true;
-      worker.postMessage('stop');
+  /** No list in flight on `w`: it exits after idleExitMs unless one comes. */
+  const armIdleExit = (w: ListWorker) => {
+    clearTimeout(w.idleTimer);
+    w.idleTimer = setTimeout(() => {
+      if (w.waiting.size > 0 || !w.ready) return;
+      w.ready = false;
+      w.retiring = true;
+      w.worker.postMessage('stop');
     }, idleExitMs);
-    idleTimer.unref();
+    w.idleTimer.unref();
   };
 
-  /** The worker has exited: as asked (idle, stop), or not (a failure: read here for good). */
-  const exited = (why: string) => {
-    if (!worker) return;
-    const failed = !retiring && !done;
-    worker = undefined;
-    ready = false;
-    retiring = false;
-    clearTimeout(idleTimer);
+  /** `w` has exited: as asked (idle, stop), or not (a failure: read here for good). */
+  const exited = (w: ListWorker, why: string) => {
+    if (!workers.delete(w)) return;
+    const failed = !w.retiring && !done;
+    clearTimeout(w.idleTimer);
     if (failed) {
       done = true;
       log.warn('short lists are read on the event loop', { why });
     }
-    for (const [id, w] of waiting) {
-      waiting.delete(id);
-      freeSlots.push(w.slot);
-      here(w.query, w.cap).then(w.resolve, w.reject);
+    for (const [id, job] of w.waiting) {
+      w.waiting.delete(id);
+      freeSlots.push(job.slot);
+      here(job.query, job.cap).then(job.resolve, job.reject);
     }
+    if (failed) for (const other of workers) other.worker.postMessage('stop');
     settleWaiters();
     emit('exited');
   };
 
-  const answered = (w: Waiting, msg: Exclude<ShortListReply, { ready: true }>) => {
+  const answered = (job: Waiting, msg: Exclude<ShortListReply, { ready: true }>) => {
     if ('length' in msg) {
-      const { slot } = w;
+      const { slot } = job;
       const body = Buffer.from(slab, slot * SLOT_BYTES, msg.length);
-      w.resolve({ count: msg.count, body, sent: () => freeSlots.push(slot) });
+      job.resolve({ count: msg.count, body, sent: () => freeSlots.push(slot) });
       return;
     }
-    freeSlots.push(w.slot);
-    if ('error' in msg) w.reject(new Error(msg.error));
-    else if ('long' in msg) w.resolve(undefined);
-    else here(w.query, w.cap).then(w.resolve, w.reject); // larger than a slot
+    freeSlots.push(job.slot);
+    if ('error' in msg) job.reject(new Error(msg.error));
+    else if ('long' in msg) job.resolve(undefined);
+    else here(job.query, job.cap).then(job.resolve, job.reject); // larger than a slot
   };
 
   const spawn = (code: string) => {
@@ -178,41 +229,56 @@ export function startShortLists(
       slab,
       slotBytes: SLOT_BYTES,
     };
-    const spawned = startWorker(code, { eval: true, workerData: data });
-    worker = spawned;
-    spawned.on('message', (msg: ShortListReply) => {
+    const w: ListWorker = {
+      worker: startWorker(code, { eval: true, workerData: data }),
+      ready: false,
+      started: false,
+      retiring: false,
+      waiting: new Map(),
+      knows: new Set(),
+    };
+    workers.add(w);
+    w.worker.on('message', (msg: ShortListReply) => {
       if ('ready' in msg) {
-        ready = true;
+        starting = false;
+        w.started = true;
+        w.ready = !done;
         settleWaiters();
-        armIdleExit();
+        armIdleExit(w);
         emit('ready');
         return;
       }
-      const w = waiting.get(msg.id);
-      if (!w) return;
-      waiting.delete(msg.id);
-      if (waiting.size === 0) {
-        spawned.unref();
-        armIdleExit();
+      const job = w.waiting.get(msg.id);
+      if (!job) return;
+      w.waiting.delete(msg.id);
+      if (w.waiting.size === 0) {
+        w.worker.unref();
+        armIdleExit(w);
       }
-      answered(w, msg);
+      answered(job, msg);
     });
-    spawned.on('error', (err) => exited(err.message));
-    spawned.on('exit', () => exited('the short-list worker exited'));
-    spawned.unref();
+    const gone = (why: string) => {
+      if (!w.started) starting = false;
+      exited(w, why);
+    };
+    w.worker.on('error', (err) => gone(err.message));
+    w.worker.on('exit', () => gone('a short-list worker exited'));
+    w.worker.unref();
   };
 
-  /** Starts the worker unless it runs, is starting, or cannot. */
-  const start = () => {
-    if (done || worker || source) return;
-    source = shortListWorkerSource();
-    source.then(
+  /** Starts one more worker unless one is starting, the pool is full, or it cannot. */
+  const startOne = () => {
+    if (done || starting || workers.size >= most) return;
+    starting = true;
+    shortListWorkerSource().then(
       (code) => {
-        source = undefined;
-        if (done) settleWaiters();
-        else spawn(code);
+        if (done) {
+          starting = false;
+          settleWaiters();
+        } else spawn(code);
       },
       (err: unknown) => {
+        starting = false;
         done = true;
         log.warn('short lists are read on the event loop', { why: String(err) });
         settleWaiters();
@@ -220,43 +286,77 @@ export function startShortLists(
     );
   };
 
+  /** The ready worker with the fewest lists in flight, if it can take one more. */
+  const leastBusy = (): ListWorker | undefined => {
+    let best: ListWorker | undefined;
+    for (const w of workers) {
+      if (w.ready && (!best || w.waiting.size < best.waiting.size)) best = w;
+    }
+    return best && best.waiting.size < WORKER_QUEUE ? best : undefined;
+  };
+
+  const counts = { worker: 0, eventLoop: 0 };
   return {
     async read(query, cap) {
-      const slot = worker && ready && waiting.size < WORKER_QUEUE ? freeSlots.pop() : undefined;
-      if (!worker || slot === undefined) {
-        // Only a list found short here starts the worker: a run of long lists (whole
-        // exports, streamed) would start it for nothing.
+      const w = leastBusy();
+      // Every running worker has a list in flight: lists come several at once.
+      if (workers.size > 0 && (!w || w.waiting.size > 0)) startOne();
+      const slot = w ? freeSlots.pop() : undefined;
+      if (!w || slot === undefined) {
+        // Only a list found short here starts a worker: a run of long lists (whole
+        // exports, streamed) would start one for nothing.
+        counts.eventLoop++;
         const list = await here(query, cap);
-        if (list) start();
+        if (list && workers.size === 0) startOne();
         return list;
       }
-      clearTimeout(idleTimer);
+      clearTimeout(w.idleTimer);
+      counts.worker++;
       const id = nextId++;
-      const request: ShortListRequest = { id, query, cap, slot };
-      const asked = worker;
+      const shape = shapeOf(query.whole);
+      const known = shape !== undefined && w.knows.has(shape);
+      if (shape !== undefined) w.knows.add(shape);
+      const request: ShortListRequest = {
+        id,
+        shape,
+        whole: known ? undefined : query.whole,
+        params: query.params,
+        countParams: query.countParams,
+        cap,
+        slot,
+      };
       return new Promise((resolve, reject) => {
-        waiting.set(id, { query, cap, slot, resolve, reject });
-        asked.ref(); // an answer is awaited: it keeps the process alive meanwhile
-        asked.postMessage(request);
+        w.waiting.set(id, { query, cap, slot, resolve, reject });
+        w.worker.ref(); // an answer is awaited: it keeps the process alive meanwhile
+        w.worker.postMessage(request);
       });
     },
-    state: () => (ready ? 'running' : worker || source ? 'starting' : 'none'),
+    counts: () => ({ ...counts }),
+    state() {
+      for (const w of workers) if (w.ready) return 'running';
+      return workers.size > 0 || starting ? 'starting' : 'none';
+    },
     warmUp() {
-      if (ready || done) return Promise.resolve();
+      if (done || [...workers].some((w) => w.ready)) return Promise.resolve();
       const settled = new Promise<void>((resolve) => readyWaiters.push(resolve));
-      start();
+      if (workers.size === 0) startOne();
       return settled;
     },
     async stop() {
       done = true;
-      clearTimeout(idleTimer);
       settleWaiters();
-      const running = worker;
-      if (!running) return;
-      const gone = new Promise<void>((resolve) => running.once('exit', () => resolve()));
-      running.ref();
-      running.postMessage('stop');
-      await gone;
+      const running = [...workers];
+      await Promise.all(
+        running.map((w) => {
+          clearTimeout(w.idleTimer);
+          w.ready = false;
+          w.retiring = true;
+          const gone = new Promise<void>((resolve) => w.worker.once('exit', () => resolve()));
+          w.worker.ref();
+          w.worker.postMessage('stop');
+          return gone;
+        }),
+      );
     },
   };
 }

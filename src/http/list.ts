@@ -142,9 +142,16 @@ export async function sendList(
     // A JSON list that its store joins in SQL (times), when short as one user's month
     // is: its body in one piece from one statement, no row read one by one, which costs
     // SQLite half of reading the same rows as a page (times/store.ts timeList), read on
-    // the list worker thread (db/short-lists.ts). A longer one is paged below.
+    // a list worker thread (db/short-lists.ts). A longer one is paged below.
     const whole = !row && skip === 0 ? await listing.readWhole?.(firstLimit) : undefined;
     if (whole) {
+      // The client went away while the list was read: nobody to send it to, and its
+      // 'close' has been emitted already (waiting for it would keep the body's slot for
+      // good: once all were kept, every list was read on the event loop).
+      if (res.closed) {
+        whole.sent?.();
+        return;
+      }
       // Once the response has closed (sent, or cut off) its body's memory may be reused.
       if (whole.sent) res.once('close', whole.sent);
       sendText(res, 200, body.contentType, whole.body, {

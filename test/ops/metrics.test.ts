@@ -94,6 +94,24 @@ describe('GET /metrics with TIMETRACK_METRICS=true', () => {
     assert.ok(!after.includes(user.username));
   });
 
+  it('counts short lists by the thread that read them', async () => {
+    const series = (thread: string) => `timetrack_short_lists_total{thread="${thread}"}`;
+    const read = (text: string) =>
+      (sample(text, series('worker')) ?? 0) + (sample(text, series('event_loop')) ?? 0);
+    const before = await scrape(`${server.url}/metrics`);
+    const user = ADMIN.username;
+    for (const month of ['2024-01', '2024-02', '2024-03']) {
+      const res = await server.api.get('/times', server.adminToken, {
+        user,
+        start: `${month}-01`,
+        end: `${month}-28`,
+      });
+      assert.equal(res.status, 200, res.text);
+    }
+    const after = await scrape(`${server.url}/metrics`);
+    assert.equal(read(after) - read(before), 3);
+  });
+
   it('reports the database and WAL sizes, streamed lists and Node process metrics', async () => {
     const text = await scrape(`${server.url}/metrics`);
     assert.ok((sample(text, 'timetrack_database_bytes{file="db"}') ?? 0) > 0);

@@ -1,8 +1,10 @@
-// Short time lists read whole on the list worker thread (src/db/short-lists.ts): the same
-// bytes as read on the event loop before the worker started, more lists at once than it
-// has slots, a body larger than a slot, a write seen by the very next list, and a worker
-// that exits when no list comes and starts again with the next.
+// Short time lists read whole on the list worker threads (src/db/short-lists.ts): the same
+// bytes as read on the event loop before a worker started, more lists at once than there
+// are slots (which starts a second worker, and then the same bytes from both), a body
+// larger than a slot, a write seen by the very next list, and a worker that exits when no
+// list comes and starts again with the next.
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type ShortListEvent, SLOT_BYTES, SLOTS } from '../../../src/db/short-lists';
 import type { Reply } from '../../helpers/api';
@@ -31,8 +33,15 @@ async function seed(server: TestServer, count = ENTRIES): Promise<void> {
   });
 }
 
-describe('short lists on the list worker thread', () => {
+describe('short lists on the list worker threads', { timeout: 60_000 }, () => {
   let server: TestServer;
+  const events: ShortListEvent[] = [];
+  const eventWaiters: (() => void)[] = [];
+  /** Resolves once `done()` holds, checked after each event of a worker. */
+  const until = async (done: () => boolean) => {
+    while (!done()) await new Promise<void>((resolve) => eventWaiters.push(resolve));
+  };
+  const readies = () => events.filter((e) => e === 'ready').length;
   const ok = (res: Reply) => assert.equal(res.status, 200, res.text);
   const month = (m: { start: string; end: string }) =>
     server.api.get('/times', server.adminToken, { user: ADMIN.username, ...m });
@@ -40,7 +49,15 @@ describe('short lists on the list worker thread', () => {
   const before_: { month: (typeof MONTHS)[number]; reply: Reply }[] = [];
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({
+      shortLists: {
+        workers: 2,
+        onEvent: (event: ShortListEvent) => {
+          events.push(event);
+          for (const wake of eventWaiters.splice(0)) wake();
+        },
+      },
+    });
     await seed(server);
     // The first list starts the worker and is read on the event loop, as is every list
     // answered before the worker is ready.
@@ -74,6 +91,14 @@ describe('short lists on the list worker thread', () => {
       together.map((r) => r.text),
       alone,
     );
+    // Lists asked while the worker had one in flight started a second; both answer alike.
+    await until(() => readies() === 2);
+    const onBoth = await Promise.all(MONTHS.map(month));
+    assert.deepEqual(
+      onBoth.map((r) => r.text),
+      alone,
+    );
+    assert.ok(!events.includes('exited'), 'both still running');
     // Each is that month's entries, in list order (last change, then uuid).
     for (const [i, r] of together.entries()) {
       const times = r.body as { date_worked: string; created_at: string; uuid: string }[];
@@ -113,6 +138,42 @@ describe('short lists on the list worker thread', () => {
     }[];
     // Changed last: at the end of the list, with its new notes.
     assert.deepEqual(after_.at(-1), { ...after_.at(-1), uuid: first.uuid, notes });
+  });
+
+  it('frees the slots of lists whose clients hung up before the answer', async () => {
+    // Each request is sent whole and its connection closed at once: the server reads the
+    // request, asks a worker for the list, and finds the response closed when the answer
+    // comes. Those answers' slots used to be kept for good, and once every slot was kept
+    // each list was read on the event loop.
+    const { hostname: host, port } = new URL(server.url);
+    const token = encodeURIComponent(server.adminToken);
+    const hungUp = 3 * SLOTS;
+    const before = server.running.shortLists.counts();
+    await Promise.all(
+      Array.from({ length: hungUp }, (_, i) => {
+        const m = MONTHS[i % MONTHS.length] as { start: string; end: string };
+        const path = `/v0/times?user=${ADMIN.username}&start=${m.start}&end=${m.end}&token=${token}`;
+        return new Promise<void>((resolve, reject) => {
+          const socket = connect(Number(port), host, () => {
+            socket.end(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+            socket.destroy();
+            resolve();
+          });
+          socket.on('error', reject);
+        });
+      }),
+    );
+    const read = () => {
+      const now = server.running.shortLists.counts();
+      return now.worker + now.eventLoop - before.worker - before.eventLoop;
+    };
+    // A list or two may never be read (its close came before its turn): wait for most.
+    while (read() < hungUp - 4) await new Promise((resolve) => setTimeout(resolve, 20));
+    const settled = server.running.shortLists.counts();
+    for (const m of MONTHS.slice(0, SLOTS)) ok(await month(m));
+    const after_ = server.running.shortLists.counts();
+    assert.equal(after_.eventLoop, settled.eventLoop, 'no list read on the event loop');
+    assert.equal(after_.worker - settled.worker, SLOTS);
   });
 
   it('was read on the worker, which never fell back', () => {
