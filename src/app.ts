@@ -108,6 +108,7 @@ export function createApp(deps: AppDeps) {
     timers: createTimerStore(db),
     times,
     userIdOf: users.idOf,
+    roundingSeconds: config.timerRoundingSeconds,
   });
   const reports = createReportService({
     reports: createReportStore(readers, deps.reportStreams),

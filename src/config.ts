@@ -56,6 +56,8 @@ export interface Config {
   adminUsername: string;
   adminPassword: string | undefined;
   defaultLimit: number;
+  /** A stopped timer's duration is rounded to a multiple of this (docs/api-timer.md). */
+  timerRoundingSeconds: number;
   loginMaxFailures: number;
   loginWindowSeconds: number;
   lockWaitSeconds: number;
@@ -269,6 +271,13 @@ export const SETTINGS = [
     describe: 'default page size of lists (0 = whole list)',
   },
   {
+    flag: 'timer-rounding',
+    env: 'TIMETRACK_TIMER_ROUNDING',
+    default: '60',
+    describe:
+      'seconds a stopped timer is rounded to (nearest multiple); a timer stopped before one step books nothing (docs/api-timer.md)',
+  },
+  {
     flag: 'login-max-failures',
     env: 'TIMETRACK_LOGIN_MAX_FAILURES',
     default: '10',
@@ -435,6 +444,7 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv = process.env): Re
     adminUsername: parseAdminUsername(str('admin-username')),
     adminPassword: raw('admin-password'),
     defaultLimit: int('default-limit', 0, Number.MAX_SAFE_INTEGER),
+    timerRoundingSeconds: int('timer-rounding', 1, 86400),
     loginMaxFailures: int('login-max-failures', 0, 1_000_000),
     loginWindowSeconds: int('login-window', 0, 365 * 86400),
     lockWaitSeconds: int('lock-wait', 0, 3600),

@@ -128,6 +128,16 @@ export const weekPartLocked = (
 export const lockDateLocked = (before: string) =>
   periodLocked(`Time entries before ${before} are locked`);
 
+// Beyond SPEC §7 (issue 34): POST /v0/timer/stop without a duration before the timer has run
+// one rounding step (--timer-rounding): its rounded duration would be 0, which is never
+// booked. Nothing is written and the timer keeps running (stop it later, or discard it).
+export const timerTooShort = (username: string, elapsed: number, step: number) =>
+  new ApiError(
+    409,
+    'Timer too short',
+    `The timer of ${username} has run ${elapsed} seconds, less than one rounding step of ${step} seconds: nothing was booked`,
+  );
+
 // Beyond SPEC §7 (issue 33): POST /v0/tokens with the name of one of the caller's
 // unrevoked tokens (in any letter case).
 export const tokenNameAlreadyExists = (name: string) =>

@@ -82,12 +82,13 @@ export const extensionPaths = {
   '/v0/timer/stop': {
     post: {
       tags: ['timer'],
-      summary: 'Stop the running timer: creates the time entry',
+      summary:
+        'Stop the running timer: creates the time entry (or, with add_to_entry, adds to the one entry of its row and day); 409 Timer too short before one rounding step',
       security: bodyAuth,
       parameters: [timerUser],
       requestBody: writeBody('TimerStop', false),
       responses: {
-        ...ok('The new time entry', schema('Time')),
+        ...ok('The new time entry, or the entry added to (add_to_entry)', schema('Time')),
         ...errors(400, 401, 404, 409, 413, 500, 503),
       },
     },

@@ -4,6 +4,7 @@ import { CalendarDate, duration, Slug, timeOfDay } from './common';
 import {
   anyOf,
   array,
+  boolean,
   component,
   constant,
   type Infer,
@@ -62,6 +63,10 @@ export const TimerStop = component(
     start_time: anyOf([timeOfDay(), constant(''), nul()], {
       description:
         "Default: when the timer started, in the user's time zone, else the server's; '' means null",
+    }),
+    add_to_entry: boolean({
+      description:
+        'Default false. true: when the time has no notes and no issue_uri and the user has exactly one live entry of the same project, activities and date_worked, its duration is added to that entry (one new revision, the answer) instead of a new entry being made (issue 34; docs/api-timer.md)',
     }),
   }),
 );

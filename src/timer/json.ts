@@ -11,6 +11,17 @@ export type TimerJson = Timer;
 export const elapsedSeconds = (startedAt: number, now: number): number =>
   Math.max(0, Math.floor((now - startedAt) / 1000));
 
+/**
+ * A timer's duration in seconds: the time from start to stop rounded to the nearest
+ * multiple of `step` seconds (half a step rounds up); 0 under one step. A clock set back
+ * counts as no time.
+ */
+export const roundedDuration = (startedAt: number, stoppedAt: number, step: number): number => {
+  const ms = Math.max(0, stoppedAt - startedAt);
+  if (ms < step * 1000) return 0;
+  return Math.round(ms / (step * 1000)) * step;
+};
+
 export function toTimerJson(row: StoredTimer, now: number): TimerJson {
   return {
     project: JSON.parse(row.project) as string[],

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { sameKeys } from '../shapes/kit';
 import type { TimerStart, TimerStop } from '../shapes/timer';
 import { createTimeSchema } from '../times/schema';
+import { optionalBoolean } from '../validate';
 
 const time = createTimeSchema.entries;
 
@@ -26,6 +27,9 @@ export const stopTimerSchema = v.strictObject({
   date_worked: v.optional(time.date_worked),
   // Absent: when the timer started, in the user's time zone, else the server's.
   start_time: time.start_time,
+  // true: add to the one entry of the timer's row and day when there is exactly one and
+  // the time has no notes or issue URI of its own (issue 34); else a new entry, as always.
+  add_to_entry: optionalBoolean(),
 });
 
 export type StartTimerInput = v.InferOutput<typeof startTimerSchema>;

@@ -5,13 +5,19 @@
 // discard another user's timer with ?user= (support); nobody else.
 import { wallClock } from '../dates';
 import { type Db, writeTransaction } from '../db/open';
-import { badQueryValue, invalidForeignKey, notFound, timerAlreadyRunning } from '../errors';
+import {
+  badQueryValue,
+  invalidForeignKey,
+  notFound,
+  timerAlreadyRunning,
+  timerTooShort,
+} from '../errors';
 import { firstParam } from '../http/query';
 import { isUsername } from '../identifiers';
 import { type Actor, authorize } from '../policy';
 import type { TimeService } from '../times/service';
 import { parseObject, requestRecord } from '../validate';
-import { elapsedSeconds, toTimerJson } from './json';
+import { elapsedSeconds, roundedDuration, toTimerJson } from './json';
 import { startTimerSchema, stopTimerSchema } from './schema';
 import type { TimerStore } from './store';
 
@@ -23,6 +29,8 @@ export interface TimerServiceDeps {
   times: TimeService;
   /** Any user's id by username (deleted ones too). */
   userIdOf: (username: string) => number | undefined;
+  /** --timer-rounding: a stop's duration is the elapsed time rounded to a multiple of this. */
+  roundingSeconds: number;
 }
 
 type TimerDeed = 'read timer' | 'stop timer' | 'discard timer';
@@ -49,6 +57,29 @@ export function createTimerService(deps: TimerServiceDeps) {
     const timer = timers.find(ownerId);
     if (!timer) throw notFound('timer');
     return timer;
+  };
+
+  /**
+   * add_to_entry (issue 34): when the owner has exactly one live entry of the timer's
+   * project, activities (after the project's default) and day, the duration is added to
+   * it by PUT /v0/times/:uuid's own code (one new revision; its permission and lock
+   * checks); undefined otherwise, and a new entry is made as without add_to_entry. The
+   * checks of a new time (membership again, live references) come first either way.
+   */
+  const addToRowEntry = (
+    actor: Actor,
+    owner: { id: number; username: string },
+    row: { project: string; activities: string[]; date: string; duration: number },
+  ) => {
+    const checked = times.checkNewTime(
+      actor,
+      { user: owner.username, project: row.project, activities: row.activities },
+      'time',
+    );
+    const found = timers.rowEntries(owner.id, row.date, checked.project.id, checked.activityIds);
+    const [entry] = found;
+    if (!entry || found.length !== 1) return undefined;
+    return times.update(actor, entry.uuid, { duration: entry.duration + row.duration });
   };
 
   return {
@@ -83,8 +114,10 @@ export function createTimerService(deps: TimerServiceDeps) {
 
     /**
      * POST /v0/timer/stop: the time entry the timer makes, created by POST /v0/times's
-     * own code (so its permission is checked again now), and the timer gone, in one
-     * transaction; answers the new time.
+     * own code (so its permission is checked again now), or with add_to_entry the one
+     * entry of its row and day grown by PUT's code, and the timer gone, in one
+     * transaction; answers that entry. Without a duration sent, the elapsed time is
+     * rounded to --timer-rounding, and under one step nothing is booked.
      */
     stop(actor: Actor, query: URLSearchParams, input: unknown) {
       // The object may be left out; when sent it must be an object (checked first, as
@@ -101,18 +134,39 @@ export function createTimerService(deps: TimerServiceDeps) {
           throw invalidForeignKey('time', 'activity');
         }
         const stoppedAt = Date.now();
-        // When it started, on the owner's wall clock: their time zone, else the server's.
-        const startTime = wallClock(timer.started_at, timers.zoneOf(owner.id)).time;
-        const time = times.create(actor, {
-          duration: fields.duration ?? Math.max(1, elapsedSeconds(timer.started_at, stoppedAt)),
-          user: owner.username,
-          project: (JSON.parse(timer.project) as string[])[0],
-          activities: fields.activities ?? JSON.parse(timer.activities),
-          date_worked: fields.date_worked ?? timer.date_worked,
-          start_time: fields.start_time === undefined ? startTime : fields.start_time,
-          issue_uri: fields.issue_uri === undefined ? timer.issue_uri : fields.issue_uri,
-          notes: fields.notes === undefined ? timer.notes : fields.notes,
-        });
+        let duration = fields.duration;
+        if (duration === undefined) {
+          const step = deps.roundingSeconds;
+          duration = roundedDuration(timer.started_at, stoppedAt, step);
+          // 0 is never booked from the clock: the timer keeps running (stop later, or discard).
+          if (duration === 0) {
+            throw timerTooShort(owner.username, elapsedSeconds(timer.started_at, stoppedAt), step);
+          }
+        }
+        const project = (JSON.parse(timer.project) as string[])[0] as string;
+        const activities: string[] = fields.activities ?? JSON.parse(timer.activities);
+        const date = fields.date_worked ?? timer.date_worked;
+        const notes = fields.notes === undefined ? timer.notes : fields.notes;
+        const issueUri = fields.issue_uri === undefined ? timer.issue_uri : fields.issue_uri;
+        const time =
+          (fields.add_to_entry === true &&
+            !notes &&
+            !issueUri &&
+            addToRowEntry(actor, owner, { project, activities, date, duration })) ||
+          times.create(actor, {
+            duration,
+            user: owner.username,
+            project,
+            activities,
+            date_worked: date,
+            start_time:
+              fields.start_time === undefined
+                ? // When it started, on the owner's wall clock: their time zone, else the server's.
+                  wallClock(timer.started_at, timers.zoneOf(owner.id)).time
+                : fields.start_time,
+            issue_uri: issueUri,
+            notes,
+          });
         timers.remove(owner.id);
         return time;
       });

@@ -45,12 +45,28 @@ export function createTimerStore(db: Db) {
     VALUES (@user_id, @project_id, @activity_ids, @notes, @issue_uri, @date_worked, @started_at)`);
   const remove = db.prepare('DELETE FROM timers WHERE user_id = ?');
   const zoneOf = db.prepare('SELECT timezone FROM users WHERE id = ?').pluck();
+  // A timesheet row's live entries of one day: same user, project, date and exactly the
+  // same set of activities (ids compared as one sorted JSON array). Two are enough to know
+  // there is not exactly one.
+  const rowEntries = db.prepare(`SELECT t.uuid, t.duration FROM times t
+      WHERE t.user_id = ? AND t.date_worked = ? AND t.project_id = ? AND t.deleted_at IS NULL
+        AND (SELECT json_group_array(activity_id) FROM (SELECT activity_id FROM time_activities
+          WHERE time_id = t.id ORDER BY activity_id)) = ?
+      LIMIT 2`);
 
   return {
     find: (userId: number) => byUser.get(userId) as StoredTimer | undefined,
     insert: (timer: NewTimer) => void insert.run(timer),
     /** The user's time zone (issue 31): an IANA name, or null for the server's. */
     zoneOf: (userId: number) => (zoneOf.get(userId) as string | null | undefined) ?? null,
+    /** Up to two of the user's live entries of that project, activity set and day. */
+    rowEntries: (userId: number, date: string, projectId: number, activityIds: number[]) =>
+      rowEntries.all(
+        userId,
+        date,
+        projectId,
+        JSON.stringify([...activityIds].sort((a, b) => a - b)),
+      ) as { uuid: string; duration: number }[],
     /** Deletes the user's timer; false when there was none. */
     remove: (userId: number) => remove.run(userId).changes === 1,
   };

@@ -424,7 +424,11 @@ export const api = {
     date_worked?: string;
   }) => request<Timer>('POST', '/timer', { body: { object } }),
   async stopTimer(): Promise<Time> {
-    const time = await request<Time>('POST', '/timer/stop', { body: {} });
+    // add_to_entry: the time joins the one entry of its row and day, so the timesheet's
+    // cell stays one typeable entry (docs/api-timer.md#stopping).
+    const time = await request<Time>('POST', '/timer/stop', {
+      body: { object: { add_to_entry: true } },
+    });
     announce({ uuid: time.uuid, time });
     return time;
   },

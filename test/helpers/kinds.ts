@@ -21,6 +21,7 @@ const KIND_STATUS: Record<string, readonly number[]> = {
   'Idempotency key in use': [409], // issue 29, item 7
   'Idempotency key reused': [422],
   'Token name already exists': [409], // issue 33: POST /v0/tokens
+  'Timer too short': [409], // issue 34: POST /v0/timer/stop before one rounding step
 };
 
 /** Asserts `res` is a §7 error of some kind other than Server Error; returns its error name. */

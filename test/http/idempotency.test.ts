@@ -174,7 +174,11 @@ describe('Idempotency-Key on every POST that creates or changes', () => {
       'start the timer',
       async () => ({ path: '/timer', token: alice.token, object: { project, notes: 'timed' } }),
     ],
-    ['stop the timer', async () => ({ path: '/timer/stop', token: alice.token, object: {} })],
+    // A duration: stopped at once, the clock's would be under one --timer-rounding step.
+    [
+      'stop the timer',
+      async () => ({ path: '/timer/stop', token: alice.token, object: { duration: 60 } }),
+    ],
   ];
 
   for (const [name, make] of writes) {

@@ -52,6 +52,7 @@ describe('settings', () => {
       adminUsername: 'admin',
       adminPassword: undefined,
       defaultLimit: 0,
+      timerRoundingSeconds: 60,
       loginMaxFailures: 10,
       loginWindowSeconds: 600,
       loginMaxFailuresPerAddress: 100,
@@ -140,6 +141,16 @@ describe('settings', () => {
       {},
       { TIMETRACK_LOGIN_MAX_FAILURES: '1.5' },
       "--login-max-failures / TIMETRACK_LOGIN_MAX_FAILURES must be a whole number from 0 to 1000000, not '1.5'",
+    );
+    refuses(
+      { 'timer-rounding': '0' },
+      {},
+      "--timer-rounding / TIMETRACK_TIMER_ROUNDING must be a whole number from 1 to 86400, not '0'",
+    );
+    refuses(
+      {},
+      { TIMETRACK_TIMER_ROUNDING: '1m' },
+      "--timer-rounding / TIMETRACK_TIMER_ROUNDING must be a whole number from 1 to 86400, not '1m'",
     );
     refuses(
       {},

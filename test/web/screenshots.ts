@@ -112,7 +112,7 @@ async function main() {
       await page.screenshot({ path: join(OUT, `timesheet-${name}.png`), fullPage: true });
       await page
         .getByRole('textbox', { name: /Code review, Fri 2024-02-02 \(2 entries\)/ })
-        .press('Enter');
+        .press('Shift+Enter');
       await page.getByRole('dialog').getByRole('button', { name: 'Close' }).waitFor();
       await page.screenshot({ path: join(OUT, `cell-entries-${name}.png`) });
       await page.keyboard.press('Escape');

@@ -8,6 +8,7 @@ import { type Catalog, projectOf } from '../base/catalog';
 import { Confirm, Dialog } from '../base/Dialog';
 import { formatDuration } from '../base/duration';
 import { formatClock, startedAtLocal } from './clock';
+import { onTimerChange, timerChanged } from './running';
 import { StartTimer } from './StartTimer';
 
 const SYNC_MS = 30_000;
@@ -20,9 +21,16 @@ export function Timer(props: { catalog: Catalog | undefined }) {
   const [discarding, setDiscarding] = useState(false);
   const [message, setMessage] = useState('');
   const [error, setError] = useState<string | undefined>();
+  // A stop refused as under one rounding step (409 Timer too short): its text, while
+  // Discard is offered instead of booking 0:00.
+  const [tooShort, setTooShort] = useState<string | undefined>();
 
-  const show = (t: RunningTimer | null) =>
-    setTimer(t ? { timer: t, since: startedAtLocal(t.elapsed) } : null);
+  // Whoever starts or stops the timer (here, or a timesheet row's Start) tells running.ts.
+  useEffect(
+    () => onTimerChange((t) => setTimer(t ? { timer: t, since: startedAtLocal(t.elapsed) } : null)),
+    [],
+  );
+  const show = timerChanged;
 
   const sync = () => api.timer().then(show, (err) => setError(errorText(err)));
 
@@ -61,14 +69,25 @@ export function Timer(props: { catalog: Catalog | undefined }) {
     try {
       const time = await api.stopTimer();
       show(null);
-      setMessage(`Booked ${formatDuration(time.duration)} on ${projectName}, ${time.date_worked}`);
+      // Added to the one entry of its row and day (add_to_entry): that entry's new total.
+      setMessage(
+        time.revision > 1
+          ? `Added to ${projectName}, ${time.date_worked}: now ${formatDuration(time.duration)}`
+          : `Booked ${formatDuration(time.duration)} on ${projectName}, ${time.date_worked}`,
+      );
     } catch (err) {
+      if (err instanceof ApiError && err.error === 'Timer too short') {
+        setTooShort(err.text);
+        setDiscarding(true);
+        return;
+      }
       setError(errorText(err));
       if (err instanceof ApiError && err.status === 404) show(null);
     }
   };
   const discard = async (yes: boolean) => {
     setDiscarding(false);
+    setTooShort(undefined);
     if (!yes) return;
     setError(undefined);
     try {
@@ -145,7 +164,11 @@ export function Timer(props: { catalog: Catalog | undefined }) {
       <Confirm
         open={discarding}
         label="Discard the timer?"
-        text={`${formatClock(seconds)} on ${projectName} will not be booked.`}
+        text={
+          tooShort
+            ? `${tooShort}. Discard it, or keep it running and stop it later?`
+            : `${formatClock(seconds)} on ${projectName} will not be booked.`
+        }
         yes="Discard"
         no="Keep it running"
         onAnswer={discard}

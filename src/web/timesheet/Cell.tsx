@@ -1,12 +1,14 @@
 // One day of one row: a text input showing h:mm. Enter saves, Escape puts back what is
 // saved, leaving a changed cell saves it; arrows move between cells (left/right when
 // the caret is at the edge or all is selected). Shift+Enter (or the ⋯ button) opens
-// the day's entries (notes, issue URI); a cell holding several entries is not one
-// number to edit, so Enter and a click open them as a list too. A locked cell (its week
-// submitted or approved, or before the lock date) is read-only and says why.
+// the day's entries (notes, issue URI); a cell holding several entries stays typeable:
+// a new total changes the most recent entry (cell-total.ts). A locked cell (its week
+// submitted or approved, or before the lock date) is read-only and says why. Notes and
+// issue links show as marks (CellMarks).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Time } from '../api';
 import { formatDuration, parseDuration } from '../base/duration';
+import { cellMarks } from './CellMarks';
 
 function focusCell(row: number, col: number): boolean {
   const el = document.querySelector<HTMLInputElement>(`[data-cell="${row}-${col}"]`);
@@ -21,7 +23,8 @@ export function Cell(props: {
   col: number;
   label: string;
   entries: Time[];
-  onSave: (seconds: number | null) => Promise<string | undefined>;
+  /** A text: why it was not saved; `revert`: not saved, shown elsewhere (the list opened). */
+  onSave: (seconds: number | null) => Promise<string | undefined | { revert: true }>;
   onOpen: () => void;
   /** Why the cell cannot be changed (a submitted or approved week, the lock date). */
   locked?: string;
@@ -32,7 +35,7 @@ export function Cell(props: {
   const [problem, setProblem] = useState<string | undefined>();
   const ref = useRef<HTMLInputElement>(null);
   const several = props.entries.length > 1;
-  const readOnly = several || props.locked !== undefined;
+  const readOnly = props.locked !== undefined;
 
   useEffect(() => setText(shown), [shown]);
 
@@ -53,7 +56,11 @@ export function Cell(props: {
     }
     saving.current = true;
     try {
-      setProblem(await props.onSave(parsed.seconds));
+      const result = await props.onSave(parsed.seconds);
+      if (typeof result === 'object') {
+        setText(shown);
+        setProblem(undefined);
+      } else setProblem(result);
     } finally {
       saving.current = false;
     }
@@ -65,7 +72,7 @@ export function Cell(props: {
     const { row, col } = props;
     if (e.key === 'Enter') {
       e.preventDefault();
-      if (several || (e.shiftKey && props.entries.length)) props.onOpen();
+      if (e.shiftKey && props.entries.length) props.onOpen();
       else void commit();
     } else if (e.key === 'Escape') {
       e.preventDefault();
@@ -88,7 +95,8 @@ export function Cell(props: {
 
   const problemId = problem ? `cell-${props.row}-${props.col}-problem` : undefined;
   const lockedId = props.locked ? `cell-${props.row}-${props.col}-locked` : undefined;
-  const describedBy = [problemId, lockedId].filter(Boolean).join(' ') || undefined;
+  const { ids: markIds, marks } = cellMarks(props.entries, `cell-${props.row}-${props.col}`);
+  const describedBy = [problemId, lockedId, ...markIds].filter(Boolean).join(' ') || undefined;
   return (
     <div
       class={`cell${several ? ' several' : ''}${problem ? ' invalid' : ''}${props.locked ? ' locked' : ''}`}
@@ -106,10 +114,11 @@ export function Cell(props: {
         aria-readonly={readOnly || undefined}
         title={
           props.locked ??
-          (several ? `${props.entries.length} entries: Enter lists them` : undefined)
+          (several
+            ? `${props.entries.length} entries: a new total changes the most recent; Shift+Enter lists them`
+            : undefined)
         }
         value={text}
-        onClick={several ? props.onOpen : undefined}
         onFocus={(e) => e.currentTarget.select()}
         onInput={(e) => setText(e.currentTarget.value)}
         onKeyDown={onKeyDown}
@@ -117,6 +126,7 @@ export function Cell(props: {
           if (!readOnly && text.trim() !== shown) void commit();
         }}
       />
+      {marks}
       {lockedId && (
         <span id={lockedId} class="visually-hidden">
           {props.locked}

@@ -12,6 +12,8 @@ import { EntryForm } from '../entry/EntryForm';
 export function DayEntries(props: {
   label: string;
   entries: Time[];
+  /** Why the list opened instead of a typed total being saved (cell-total.ts). */
+  reason?: string;
   catalog: Catalog;
   onClose: () => void;
 }) {
@@ -34,6 +36,11 @@ export function DayEntries(props: {
   return (
     <Dialog open label={`Entries of ${props.label}`} panel onCancel={props.onClose}>
       <h2>{props.label}</h2>
+      {props.reason && !entry && (
+        <p class="reason" role="alert">
+          {props.reason}
+        </p>
+      )}
       {entry ? (
         <EntryForm time={entry} catalog={props.catalog} onSaved={back} onCancel={back} />
       ) : (

@@ -1,7 +1,8 @@
 // The week timesheet (the home page): one row per (project, activities), Monday to
 // Sunday, with day, row and week totals. A cell saves on Enter (or when focus leaves it
 // changed): a new entry, the one entry updated, or deleted when emptied. A cell holding
-// several entries opens them as a list (DayEntries) instead of guessing which was meant.
+// several entries takes a new total on its most recent entry (cell-total.ts), else
+// opens them as a list (DayEntries) saying why. Each row can start the timer (RowTimer).
 // The week shown lives in the URL (?week=2024-W05). Changes made elsewhere (the timer,
 // an entry's dialog) arrive through api.onTimeChange. Each row shows its week part's
 // status (issue 32); a submitted or approved part's cells, and days before the lock date,
@@ -24,8 +25,10 @@ import { ScrollBox } from '../base/ScrollBox';
 import { navigate, onLinkClick } from '../router';
 import { AddRow } from './AddRow';
 import { Cell } from './Cell';
+import { cellChange } from './cell-total';
 import { DayEntries } from './DayEntries';
 import { FirstProject } from './FirstProject';
+import { RowTimer } from './RowTimer';
 
 export interface Row {
   key: string;
@@ -69,7 +72,7 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
   const [added, setAdded] = useState<Row[]>([]);
   const [status, setStatus] = useState('');
   const [error, setError] = useState<string | undefined>();
-  const [open, setOpen] = useState<{ row: Row; date: string } | undefined>();
+  const [open, setOpen] = useState<{ row: Row; date: string; reason?: string } | undefined>();
   const arrived = useRef<number | undefined>();
   const [parts, setParts] = useState<WeekPart[]>([]);
   const [lockBefore, setLockBefore] = useState<string | null>(null);
@@ -184,35 +187,27 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
   const sum = (list: Time[]) => list.reduce((n, t) => n + t.duration, 0);
 
   /** Saves one cell; the returned text is shown when it could not be saved. */
-  const save = async (
-    row: Row,
-    date: string,
-    seconds: number | null,
-  ): Promise<string | undefined> => {
-    const entries = entriesAt(row, date);
+  const save = async (row: Row, date: string, seconds: number | null) => {
     const where = `${row.projectName}, ${row.activityNames}, ${date}`;
     setError(undefined);
+    const change = cellChange(entriesAt(row, date), seconds);
+    if (change.do === 'nothing') return undefined;
+    if (change.do === 'list') {
+      setOpen({ row, date, reason: change.reason });
+      return { revert: true } as const;
+    }
     try {
-      const [entry] = entries;
-      if (!entry) {
-        if (seconds === null || seconds === 0) return undefined;
-        setStatus(`Saving ${where}…`);
+      setStatus(`${change.do === 'delete' ? 'Deleting' : 'Saving'} ${where}…`);
+      if (change.do === 'create') {
         await api.createTime({
-          duration: seconds,
+          duration: change.seconds,
           user: props.username,
           project: row.project,
           activities: row.activities,
           date_worked: date,
         });
-      } else if (seconds === null || seconds === 0) {
-        setStatus(`Deleting ${where}…`);
-        await api.deleteTime(entry.uuid);
-      } else if (seconds !== entry.duration) {
-        setStatus(`Saving ${where}…`);
-        await api.updateTime(entry.uuid, { duration: seconds });
-      } else {
-        return undefined;
-      }
+      } else if (change.do === 'delete') await api.deleteTime(change.entry.uuid);
+      else await api.updateTime(change.entry.uuid, { duration: change.seconds });
       setStatus(`Saved ${where}`);
       return undefined;
     } catch (err) {
@@ -325,6 +320,7 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
                     <span class="project">{row.projectName}</span>
                     <span class="activity">{row.activityNames}</span>
                     <PartStatus part={partOf(row)} />
+                    <RowTimer row={row} onError={setError} />
                   </th>
                   {days.map((d, c) => (
                     <td key={d}>
@@ -370,6 +366,7 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
         <DayEntries
           label={`${open.row.projectName}, ${open.row.activityNames}, ${open.date}`}
           entries={entriesAt(open.row, open.date)}
+          reason={open.reason}
           catalog={catalog}
           onClose={() => setOpen(undefined)}
         />

@@ -18,6 +18,7 @@ import {
 } from '../../helpers/errors';
 import { createActivity, createProject, createUser, type TestUser } from '../../helpers/factories';
 import { startTestServer, type TestServer, tempDir } from '../../helpers/server';
+import { timerRunFor } from '../../helpers/timer-clock';
 
 const TODAY = new Date().toISOString().slice(0, 10);
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -128,7 +129,7 @@ describe('a timer', () => {
     assert.deepEqual((await show(alice)).body, notFoundBody('timer'), 'the timer is gone');
   });
 
-  it('defaults: date_worked today in the server zone, the default activity, at least 1 s', async () => {
+  it('defaults: date_worked today in the server zone, the default activity, the rounded elapsed time', async () => {
     const before = localDate(Date.now());
     const started = ok(await start(alice, { project: P }));
     const afterDate = localDate(Date.now());
@@ -136,10 +137,12 @@ describe('a timer', () => {
     assert.deepEqual(started.activities, [], 'resolved when it stops');
     assert.equal(started.notes, null);
     assert.equal(started.issue_uri, null);
-    // No object at all: every field comes from the timer, the duration from the clock.
+    // No object at all: every field comes from the timer, the duration from the clock,
+    // rounded to --timer-rounding (60 s): 100 s is 120 (issue 34; stop-rule.test.ts).
+    timerRunFor(server.dbFile, alice.username, 100);
     const time = ok(await stop(alice));
     assert.deepEqual(time.activities, [docs]);
-    assert.ok(Number.isInteger(time.duration) && time.duration >= 1, `duration ${time.duration}`);
+    assert.equal(time.duration, 120);
     assert.equal(time.date_worked, started.date_worked);
     assert.equal(time.revision, 1);
   });
