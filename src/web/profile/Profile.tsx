@@ -37,7 +37,10 @@ export function Profile(props: { username: string }) {
           <ApiTokens />
           <div class="card">
             <h2>Session</h2>
-            <p class="muted">Signed in as {user.username} in this tab.</p>
+            <p class="muted">
+              Signed in as {user.username} in every tab of this browser. The session stays open
+              while you use the app and ends after a while without use.
+            </p>
             <button type="button" onClick={() => api.signOut()}>
               Sign out
             </button>
