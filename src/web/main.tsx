@@ -20,7 +20,8 @@ import { Entries } from './entries/Entries';
 import { onLinkClick, useLocation } from './router';
 import { currentSession, handedOver, onSessionChange, type Session } from './session';
 import { Timer } from './timer/Timer';
-import { Timesheet } from './timesheet/Timesheet';
+import { Home, TeamWeekPage } from './timesheet/Home';
+import { managedProjects } from './timesheet/team';
 import './app.css';
 
 const Reports = lazyPage(() => import('./reports/Reports').then((m) => m.Reports));
@@ -39,6 +40,12 @@ const PAGES: { path: string; name: string; shown?: (me: User, projects: Project[
   [
     { path: '/', name: 'Timesheet' },
     { path: '/entries', name: 'Entries' },
+    // The hours logged on the projects one manages (issue 34).
+    {
+      path: '/team',
+      name: 'Team week',
+      shown: (me, projects) => managedProjects(projects, me.username).length > 0,
+    },
     { path: '/reports', name: 'Reports' },
     { path: '/approvals', name: 'Approvals', shown: approvesAnything },
     { path: '/projects', name: 'Projects' },
@@ -152,7 +159,9 @@ function Page(props: { session: Session; path: string; query: URLSearchParams })
   const { username } = props.session;
   switch (props.path) {
     case '/':
-      return <Timesheet username={username} query={props.query} />;
+      return <Home username={username} query={props.query} />;
+    case '/team':
+      return <TeamWeekPage username={username} query={props.query} />;
     case '/entries':
       return <Entries username={username} query={props.query} />;
     case '/reports':
