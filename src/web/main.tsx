@@ -21,7 +21,7 @@ import { onLinkClick, useLocation } from './router';
 import { currentSession, handedOver, onSessionChange, type Session } from './session';
 import { Timer } from './timer/Timer';
 import { Home, TeamWeekPage } from './timesheet/Home';
-import { managedProjects } from './timesheet/team';
+import { landsOnTeamWeek, managedProjects } from './timesheet/team';
 import './app.css';
 
 const Reports = lazyPage(() => import('./reports/Reports').then((m) => m.Reports));
@@ -62,6 +62,13 @@ const PAGES: { path: string; name: string; shown?: (me: User, projects: Project[
     { path: '/profile', name: 'Profile' },
   ];
 
+/**
+ * A manager who is a member of no project has no timesheet (/ takes them to /team):
+ * the header leaves it out once the catalog says so.
+ */
+const noTimesheet = (path: string, catalog: Catalog | undefined) =>
+  path === '/' && !!catalog && landsOnTeamWeek(catalog.projects, catalog.me.username);
+
 /** How many week parts wait for this user's decision (the navigation shows it). */
 function usePendingCount(catalog: Catalog | undefined): number {
   const [count, setCount] = useState(0);
@@ -93,8 +100,9 @@ function Header(props: { session: Session; path: string }) {
         timetrack
       </a>
       <nav aria-label="Main">
-        {PAGES.filter((p) => !p.shown || (catalog && p.shown(catalog.me, catalog.projects))).map(
-          (p) => (
+        {PAGES.filter((p) => !p.shown || (catalog && p.shown(catalog.me, catalog.projects)))
+          .filter((p) => !noTimesheet(p.path, catalog))
+          .map((p) => (
             <a
               key={p.path}
               href={p.path}
@@ -114,8 +122,7 @@ function Header(props: { session: Session; path: string }) {
                 </span>
               )}
             </a>
-          ),
-        )}
+          ))}
       </nav>
       <Timer catalog={catalog} />
       <span class="user">{props.session.username}</span>

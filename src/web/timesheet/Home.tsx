@@ -1,9 +1,12 @@
 // The home page (/): the week's timesheet, except for a manager who is a member of no
-// project — they have no hours to log, so they land on their projects' week (issue 34)
-// instead of being told that a manager can add them. While the catalog loads, the
-// timesheet (which shows its own Loading…).
+// project — they have no hours to log, so they land on their projects' week (issue 34,
+// at /team, which the navigation then marks as the page shown) instead of being told
+// that a manager can add them. While the catalog loads, the timesheet (which shows its
+// own Loading…).
+import { useEffect } from 'preact/hooks';
 import { useCatalog } from '../base/catalog';
 import { lazyPage } from '../base/lazy';
+import { navigate } from '../router';
 import { Timesheet } from './Timesheet';
 import { landsOnTeamWeek } from './team';
 
@@ -11,9 +14,12 @@ const TeamWeek = lazyPage(() => import('./TeamWeek').then((m) => m.TeamWeek));
 
 export function Home(props: { username: string; query: URLSearchParams }) {
   const { catalog } = useCatalog(props.username);
-  if (catalog && landsOnTeamWeek(catalog.projects, props.username)) {
-    return <TeamWeek username={props.username} query={props.query} path="/" />;
-  }
+  const team = !!catalog && landsOnTeamWeek(catalog.projects, props.username);
+  useEffect(() => {
+    if (team)
+      navigate(`/team${props.query.toString() ? `?${props.query}` : ''}`, { replace: true });
+  }, [team]);
+  if (team) return <TeamWeek username={props.username} query={props.query} path="/team" />;
   return <Timesheet username={props.username} query={props.query} />;
 }
 

@@ -2,8 +2,8 @@
 // user manages, per person and project, with day and week totals, previous and next
 // week, and links to the reports. Read-only, from GET /v0/times (the managed projects'
 // slugs as filters: a manager sees their projects' entries, SPEC §3) and GET /v0/users
-// (display names). A manager who is a member of no project lands here (Home.tsx);
-// everyone who manages a project reaches it as "Team week" (/team).
+// (display names). Everyone who manages a project reaches it as "Team week" (/team); a
+// manager who is a member of no project lands here (Home.tsx).
 import { api } from '../api';
 import { useCatalog } from '../base/catalog';
 import {
@@ -34,7 +34,7 @@ function reportUrl(start: string, end: string, project?: string): string {
 export function TeamWeek(props: {
   username: string;
   query: URLSearchParams;
-  /** Where the page is: / for a manager who is a member of no project, else /team. */
+  /** Where the page is (/team; its week is in the query). */
   path: string;
 }) {
   const thisWeek = isoWeekOf(today());
