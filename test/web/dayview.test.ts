@@ -62,6 +62,12 @@ describe('the web app: the day view on a phone', { skip }, () => {
       default_activity: 'dev',
       users: { alice: { member: true } },
     });
+    await createProject(server, {
+      name: 'Zeta',
+      slugs: ['zeta'],
+      default_activity: 'dev',
+      users: { alice: { member: true } },
+    });
     for (const [project, date, duration] of [
       ['gwm', today, 7200],
       ['pgd', other, 3600],
@@ -111,6 +117,14 @@ describe('the web app: the day view on a phone', { skip }, () => {
         box && box.x >= 0 && box.x + box.width <= PHONE.width && box.y + box.height <= PHONE.height,
       );
     }
+    // A row added: its cell of the day shown takes the focus, ready for typing.
+    await page.getByLabel('Project').selectOption({ label: 'Zeta' });
+    await page.getByRole('button', { name: 'Add row' }).click();
+    await page.waitForFunction(
+      (name) => (globalThis as any).document.activeElement?.getAttribute('aria-label') === name,
+      label('Zeta', today),
+    );
+    await inViewport(page, label('Zeta', today));
     const hint = (await page.locator('.hint').textContent()) ?? '';
     assert.match(hint, /A number is hours/);
     assert.doesNotMatch(hint, /Shift|Enter|Escape|arrow/i);

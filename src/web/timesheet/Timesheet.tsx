@@ -409,15 +409,11 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
             const row = rowFor(project.slugs, activity ? [activity] : []);
             setAdded((list) => [...list, row]);
             setStatus(`Added the row ${row.projectName}, ${row.activityNames}`);
+            // The new row's first cell: Monday in the grid, the day shown in the day view.
             requestAnimationFrame(() => {
-              const index = [...document.querySelectorAll('.grid tbody tr')].findIndex(
-                (tr) => tr.getAttribute('data-key') === row.key,
-              );
-              (
-                document.querySelector(
-                  `[data-cell="${Math.max(index, 0)}-0"]`,
-                ) as HTMLElement | null
-              )?.focus();
+              document
+                .querySelector<HTMLElement>(`[data-key="${CSS.escape(row.key)}"] [data-cell]`)
+                ?.focus();
             });
           }}
         />
