@@ -20,7 +20,8 @@ import { Entries } from './entries/Entries';
 import { onLinkClick, useLocation } from './router';
 import { currentSession, handedOver, onSessionChange, type Session } from './session';
 import { Timer } from './timer/Timer';
-import { Timesheet } from './timesheet/Timesheet';
+import { Home, TeamWeekPage } from './timesheet/Home';
+import { landsOnTeamWeek, managedProjects } from './timesheet/team';
 import './app.css';
 
 const Reports = lazyPage(() => import('./reports/Reports').then((m) => m.Reports));
@@ -39,6 +40,12 @@ const PAGES: { path: string; name: string; shown?: (me: User, projects: Project[
   [
     { path: '/', name: 'Timesheet' },
     { path: '/entries', name: 'Entries' },
+    // The hours logged on the projects one manages (issue 34).
+    {
+      path: '/team',
+      name: 'Team week',
+      shown: (me, projects) => managedProjects(projects, me.username).length > 0,
+    },
     { path: '/reports', name: 'Reports' },
     { path: '/approvals', name: 'Approvals', shown: approvesAnything },
     { path: '/projects', name: 'Projects' },
@@ -54,6 +61,13 @@ const PAGES: { path: string; name: string; shown?: (me: User, projects: Project[
     { path: '/import', name: 'Import', shown: (me) => me.site_admin || me.site_manager },
     { path: '/profile', name: 'Profile' },
   ];
+
+/**
+ * A manager who is a member of no project has no timesheet (/ takes them to /team):
+ * the header leaves it out once the catalog says so.
+ */
+const noTimesheet = (path: string, catalog: Catalog | undefined) =>
+  path === '/' && !!catalog && landsOnTeamWeek(catalog.projects, catalog.me.username);
 
 /** How many week parts wait for this user's decision (the navigation shows it). */
 function usePendingCount(catalog: Catalog | undefined): number {
@@ -86,8 +100,9 @@ function Header(props: { session: Session; path: string }) {
         timetrack
       </a>
       <nav aria-label="Main">
-        {PAGES.filter((p) => !p.shown || (catalog && p.shown(catalog.me, catalog.projects))).map(
-          (p) => (
+        {PAGES.filter((p) => !p.shown || (catalog && p.shown(catalog.me, catalog.projects)))
+          .filter((p) => !noTimesheet(p.path, catalog))
+          .map((p) => (
             <a
               key={p.path}
               href={p.path}
@@ -107,8 +122,7 @@ function Header(props: { session: Session; path: string }) {
                 </span>
               )}
             </a>
-          ),
-        )}
+          ))}
       </nav>
       <Timer catalog={catalog} />
       <span class="user">{props.session.username}</span>
@@ -152,7 +166,9 @@ function Page(props: { session: Session; path: string; query: URLSearchParams })
   const { username } = props.session;
   switch (props.path) {
     case '/':
-      return <Timesheet username={username} query={props.query} />;
+      return <Home username={username} query={props.query} />;
+    case '/team':
+      return <TeamWeekPage username={username} query={props.query} />;
     case '/entries':
       return <Entries username={username} query={props.query} />;
     case '/reports':

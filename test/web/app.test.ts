@@ -393,7 +393,8 @@ describe('the web app in chromium', { skip }, () => {
     });
     assert.equal(started.status, 200, started.text);
     await signIn(page, `${server.url}/?week=2024-W05`, alice.username, alice.password);
-    await page.getByRole('table').waitFor();
+    // A phone's timesheet is the day view, not the week's table (issue 34).
+    await page.getByRole('button', { name: 'Previous day' }).waitFor();
     await page.getByRole('button', { name: 'Stop timer' }).waitFor();
     const { scroll, client } = await page.evaluate(() => {
       const root = (globalThis as any).document.documentElement;

@@ -1,9 +1,10 @@
 // npm run screenshots: PNGs of the real app with demo data, for the docs and for a look
 // at what the tests cannot judge. Writes docs/screenshots/<page>-{desktop,360}.png for
-// the sign-in, timesheet (with the timer running), a cell's entries, the entries page,
-// an entry's history, the reports (a chart over time, a ranked one), the projects list,
-// a project's page and the profile, and a dark timesheet. Needs chromium, like the
-// browser tests.
+// the sign-in, timesheet (with the timer running; on a phone the day view, at 360×740),
+// a cell's entries, the entries page, an entry's history, the reports (a chart over
+// time, a ranked one), the projects list, a project's page and the profile, a dark
+// timesheet, and the week a manager who is a member of no project lands on
+// (team-week-*.png). Needs chromium, like the browser tests.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createActivity, createProject, createUser } from '../helpers/factories';
@@ -27,19 +28,25 @@ async function main() {
     await createActivity(server, { slug: 'review', name: 'Code review' });
     await createActivity(server, { slug: 'meet', name: 'Meetings' });
     const member = { users: { alice: { member: true } } };
-    await createUser(server, { username: 'bob', display_name: 'Bob Builder' });
+    const bob = await createUser(server, { username: 'bob', display_name: 'Bob Builder' });
+    // carol manages Ganeti Web Manager and Protein Geometry DB and logs no time herself.
+    const carol = await createUser(server, { username: 'carol', display_name: 'Carol Chief' });
     await createProject(server, {
       name: 'Ganeti Web Manager',
       slugs: ['gwm', 'ganeti'],
       default_activity: 'dev',
       uri: 'https://code.example.org/gwm',
-      users: { alice: { member: true, manager: true }, bob: { member: true } },
+      users: {
+        alice: { member: true, manager: true },
+        bob: { member: true },
+        carol: { manager: true },
+      },
     });
     await createProject(server, {
       name: 'Protein Geometry DB',
       slugs: ['pgd'],
       default_activity: 'dev',
-      ...member,
+      users: { alice: { member: true }, bob: { member: true }, carol: { manager: true } },
     });
     await createProject(server, {
       name: 'Internal',
@@ -53,10 +60,11 @@ async function main() {
       date: string,
       minutes: number,
       notes?: string,
+      who = alice,
     ) => {
-      const res = await server.api.post('/times', alice.token, {
+      const res = await server.api.post('/times', who.token, {
         duration: minutes * 60,
-        user: 'alice',
+        user: who.username,
         project,
         activities: [activity],
         date_worked: date,
@@ -75,6 +83,11 @@ async function main() {
       for (const [i, m] of minutes.entries()) {
         if (m) await book(project, activity, DAYS[i] as string, m);
       }
+    }
+
+    // bob's week, for carol's team week.
+    for (const [i, m] of [300, 360, 240, 420, 180].entries()) {
+      await book(i % 2 ? 'pgd' : 'gwm', 'dev', DAYS[i] as string, m, undefined, bob);
     }
 
     // A cell of two entries, an entry with history, a running timer.
@@ -107,9 +120,17 @@ async function main() {
       await page.goto(server.url);
       await page.getByRole('button', { name: 'Log in' }).waitFor();
       await page.screenshot({ path: join(OUT, `signin-${name}.png`) });
-      await signIn(page, `${server.url}/?week=${WEEK}`, 'alice', alice.password);
-      await page.getByRole('table').waitFor();
-      await page.screenshot({ path: join(OUT, `timesheet-${name}.png`), fullPage: true });
+      // On a phone the timesheet is the day view: Friday, whose Code review cell holds two
+      // entries; the screenshot is the phone's screen, 360×740.
+      const phone = name === '360';
+      await signIn(
+        page,
+        `${server.url}/?week=${WEEK}${phone ? `&day=${DAYS[4]}` : ''}`,
+        'alice',
+        alice.password,
+      );
+      await page.locator(phone ? '.day-view' : 'table.grid').waitFor();
+      await page.screenshot({ path: join(OUT, `timesheet-${name}.png`), fullPage: !phone });
       await page
         .getByRole('textbox', { name: /Code review, Fri 2024-02-02 \(2 entries\)/ })
         .press('Shift+Enter');
@@ -146,6 +167,12 @@ async function main() {
       await page.getByLabel('Display name').waitFor();
       await page.screenshot({ path: join(OUT, `profile-${name}.png`), fullPage: true });
       await page.context().close();
+      // The manager's landing page: carol is a member of no project.
+      const manager = await newPage(browser, { viewport, colorScheme: 'light' });
+      await signIn(manager, `${server.url}/?week=${WEEK}`, 'carol', carol.password);
+      await manager.locator('table.team-grid tbody tr').first().waitFor();
+      await manager.screenshot({ path: join(OUT, `team-week-${name}.png`), fullPage: true });
+      await manager.context().close();
     }
     const dark = await newPage(browser, {
       viewport: { width: 1280, height: 720 },

@@ -27,8 +27,10 @@ import { AddRow } from './AddRow';
 import { Cell } from './Cell';
 import { cellChange } from './cell-total';
 import { DayEntries } from './DayEntries';
+import { DayView } from './DayView';
 import { FirstProject } from './FirstProject';
 import { RowTimer } from './RowTimer';
+import { dayShown, useNarrow, weekUrl } from './useDay';
 
 export interface Row {
   key: string;
@@ -77,6 +79,9 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
   const [parts, setParts] = useState<WeekPart[]>([]);
   const [lockBefore, setLockBefore] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // A phone shows one day at a time (DayView); the day is in the URL beside the week.
+  const narrow = useNarrow();
+  const day = dayShown(days, props.query);
 
   // The week's parts and the lock date, again whenever a part is submitted or decided.
   useEffect(() => {
@@ -235,7 +240,28 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
     }
   };
 
-  const go = (w: IsoWeek) => navigate(`/?week=${formatWeek(w)}`);
+  const rowHead = (row: Row) => (
+    <>
+      <span class="project">{row.projectName}</span>
+      <span class="activity">{row.activityNames}</span>
+      <PartStatus part={partOf(row)} />
+      <RowTimer row={row} onError={setError} />
+    </>
+  );
+  const cellFor = (row: Row, r: number, d: string, c: number) => (
+    <Cell
+      locked={lockReason(partOf(row), d, lockBefore)}
+      row={r}
+      col={c}
+      label={`${row.projectName}, ${row.activityNames}, ${WEEKDAYS[c]} ${d}`}
+      entries={entriesAt(row, d)}
+      onSave={(seconds) => save(row, d, seconds)}
+      onOpen={() => setOpen({ row, date: d })}
+    />
+  );
+  const dayTotal = (d: string) => sum((times ?? []).filter((t) => t.date_worked === d));
+
+  const go = (w: IsoWeek) => navigate(weekUrl(w, narrow ? day : undefined, days));
   const range = `${days[0]} – ${days[6]}`;
 
   return (
@@ -289,6 +315,16 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
       )}
       {times === undefined ? (
         <p>Loading…</p>
+      ) : narrow ? (
+        <DayView
+          days={days}
+          day={day}
+          rows={rows}
+          dayTotals={days.map(dayTotal)}
+          weekTotal={weekTotal}
+          rowHead={rowHead}
+          cell={cellFor}
+        />
       ) : (
         <ScrollBox label="Timesheet" class="grid-scroll">
           <table class="grid">
@@ -316,24 +352,9 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
               )}
               {rows.map((row, r) => (
                 <tr key={row.key} data-key={row.key}>
-                  <th scope="row">
-                    <span class="project">{row.projectName}</span>
-                    <span class="activity">{row.activityNames}</span>
-                    <PartStatus part={partOf(row)} />
-                    <RowTimer row={row} onError={setError} />
-                  </th>
+                  <th scope="row">{rowHead(row)}</th>
                   {days.map((d, c) => (
-                    <td key={d}>
-                      <Cell
-                        locked={lockReason(partOf(row), d, lockBefore)}
-                        row={r}
-                        col={c}
-                        label={`${row.projectName}, ${row.activityNames}, ${WEEKDAYS[c]} ${d}`}
-                        entries={entriesAt(row, d)}
-                        onSave={(seconds) => save(row, d, seconds)}
-                        onOpen={() => setOpen({ row, date: d })}
-                      />
-                    </td>
+                    <td key={d}>{cellFor(row, r, d, c)}</td>
                   ))}
                   <td class="total">
                     {formatDuration(days.reduce((n, d) => n + sum(entriesAt(row, d)), 0))}
@@ -345,7 +366,7 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
               <tr>
                 <th scope="row">Day total</th>
                 {days.map((d) => {
-                  const total = sum((times ?? []).filter((t) => t.date_worked === d));
+                  const total = dayTotal(d);
                   return (
                     <td key={d} class={total ? 'total' : 'total zero'}>
                       {formatDuration(total)}
@@ -359,8 +380,9 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
         </ScrollBox>
       )}
       <p class="hint muted">
-        {DURATION_HINT}; Enter saves, Escape undoes, arrows move. Shift+Enter or ⋯ opens a day’s
-        entries for notes and issue links.
+        {narrow
+          ? `${DURATION_HINT}. ⋯ opens the day’s entries for notes and issue links.`
+          : `${DURATION_HINT}; Enter saves, Escape undoes, arrows move. Shift+Enter or ⋯ opens a day’s entries for notes and issue links.`}
       </p>
       {open && catalog && (
         <DayEntries
@@ -384,15 +406,11 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
             const row = rowFor(project.slugs, activity ? [activity] : []);
             setAdded((list) => [...list, row]);
             setStatus(`Added the row ${row.projectName}, ${row.activityNames}`);
+            // The new row's first cell: Monday in the grid, the day shown in the day view.
             requestAnimationFrame(() => {
-              const index = [...document.querySelectorAll('.grid tbody tr')].findIndex(
-                (tr) => tr.getAttribute('data-key') === row.key,
-              );
-              (
-                document.querySelector(
-                  `[data-cell="${Math.max(index, 0)}-0"]`,
-                ) as HTMLElement | null
-              )?.focus();
+              document
+                .querySelector<HTMLElement>(`[data-key="${CSS.escape(row.key)}"] [data-cell]`)
+                ?.focus();
             });
           }}
         />
