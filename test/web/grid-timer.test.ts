@@ -172,17 +172,24 @@ describe('the web app: the timer in the grid, typeable cells, marks', { skip }, 
       await signIn(page, `${server.url}/?week=${week}`, user.username, user.password);
       const cellOn = (day: string, date: string) =>
         page.getByRole('textbox', { name: new RegExp(`^${ROW}, ${day} ${date}`) });
-      const noted = cellOn('Tue', tue);
-      await noted.waitFor();
-      assert.equal(await description(noted), 'Has notes');
-      assert.equal(await description(cellOn('Wed', wed)), 'Has an issue link');
-      assert.equal(await description(cellOn('Thu', thu)), '');
-      // The mark is seen, inside its cell.
-      for (const [day, date, sign] of [
-        ['Tue', tue, '✎'],
-        ['Wed', wed, '#'],
-      ] as const) {
-        const box = page.locator('.cell').filter({ has: cellOn(day, date) });
+      // A phone shows one day at a time: each is opened by its address.
+      const phone = viewport.width < 600;
+      const show = async (date: string) => {
+        if (phone) await page.goto(`${server.url}/?week=${week}&day=${date}`);
+      };
+      const marks = [
+        ['Tue', tue, '✎', 'Has notes'],
+        ['Wed', wed, '#', 'Has an issue link'],
+        ['Thu', thu, '', ''],
+      ] as const;
+      for (const [day, date, sign, text] of marks) {
+        await show(date);
+        const cell = cellOn(day, date);
+        await cell.waitFor();
+        assert.equal(await description(cell), text, `the description of ${day}`);
+        if (!sign) continue;
+        // The mark is seen, inside its cell.
+        const box = page.locator('.cell').filter({ has: cell });
         const mark = box.locator('.mark');
         await mark.scrollIntoViewIfNeeded();
         assert.equal(await mark.textContent(), sign);
@@ -196,6 +203,7 @@ describe('the web app: the timer in the grid, typeable cells, marks', { skip }, 
             inner.y + inner.height <= outer.y + outer.height,
           `the mark of ${day} lies inside its cell`,
         );
+        if (phone) assert.deepEqual(await axeViolations(page), [], `the day with a mark (${day})`);
       }
       assert.deepEqual(await axeViolations(page), [], 'the week with marks');
       await page.context().close();
