@@ -82,10 +82,7 @@ describe('the web app: the manager’s week', { skip }, () => {
       const page = await newPage(browser, { viewport, bypassCSP: true }); // for axe
       await signIn(page, server.url, carol.username, carol.password);
       const table = page.getByRole('table', { name: /Hours per person and project/ });
-      await table.waitFor({ timeout: 5000 }).catch(async (e) => {
-        console.log('DEBUG', page.url(), await page.locator('body').textContent());
-        throw e;
-      });
+      await table.waitFor();
       await page.getByRole('heading', { name: /^Team week \d+, \d{4}$/ }).waitFor();
       const rowText = async () =>
         (await table.locator('tbody tr').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
