@@ -5,6 +5,7 @@ import { api, type Timer } from '../api';
 import { type Catalog, memberProjects } from '../base/catalog';
 import { FormEnd, Problem, problemProps, useSave } from '../base/field-problems';
 import { activityOptions, projectOptions, Select } from '../base/fields';
+import { managedProjects } from '../timesheet/team';
 
 const FIELDS = ['project', 'activities', 'notes'] as const;
 
@@ -26,9 +27,15 @@ export function StartTimer(props: {
   }, [project?.uuid]);
 
   if (projects.length === 0) {
+    // A manager who is no member has time to see (Team week), none to book.
+    const manages = managedProjects(props.catalog.projects, props.catalog.me.username).length;
     return (
       <>
-        <p>You are not a member of any project yet: a manager can add you.</p>
+        <p>
+          {manages > 0
+            ? 'A timer books time on a project you are a member of, and you are a member of none: you manage projects but do not log time on them. A project’s page adds members, you too.'
+            : 'You are not a member of any project yet: a manager can add you.'}
+        </p>
         <div class="actions">
           <button type="button" class="primary" onClick={props.onCancel}>
             Close
