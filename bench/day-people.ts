@@ -171,6 +171,8 @@ interface PersonState {
   mine: { uuid: string; duration: number }[];
   /** The timesheet's rows: (project, activity). */
   rows: { project: string; activity: string }[];
+  /** When the running timer started, in the day's minutes. */
+  timerSince?: number;
 }
 
 async function signIn(browser: Browser, username: string, password: string, kind: Kind) {
@@ -246,6 +248,7 @@ async function act(
     case 'timer-start': {
       const row = state.rows.length > 0 ? rng.pick(state.rows) : undefined;
       if (!row) return;
+      state.timerSince = action.at;
       await b.send('timer-start', 'POST', '/v0/timer', {
         body: {
           object: { project: row.project, activities: [row.activity], notes: 'Benchmark day' },
@@ -255,7 +258,13 @@ async function act(
     }
     case 'timer-stop': {
       if (state.rows.length === 0) return;
-      const a = await b.send('timer-stop', 'POST', '/v0/timer/stop', { body: {} });
+      // The day runs sped up, so the seconds the timer really ran are far fewer than the
+      // day's: the stop sends the day's (whole minutes, as --timer-rounding's default
+      // would round them), and adds them to the row's entry as the web app does.
+      const minutes = Math.max(1, Math.round(action.at - (state.timerSince ?? action.at)));
+      const a = await b.send('timer-stop', 'POST', '/v0/timer/stop', {
+        body: { object: { duration: minutes * 60, add_to_entry: true } },
+      });
       const made = json<{ uuid?: string; duration?: number }>(a, {});
       if (made.uuid) state.mine.push({ uuid: made.uuid, duration: made.duration ?? 0 });
       return;
