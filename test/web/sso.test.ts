@@ -66,7 +66,8 @@ describe('single sign-on in chromium', { skip }, () => {
   async function assertSignedIn(page: Page, username: string): Promise<void> {
     // The header's navigation, as the password sign-in helper waits for (any screen size).
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
-    await page.getByRole('table').waitFor();
+    // The timesheet: a week grid on a desktop, a day view on a phone; both under this heading.
+    await page.getByRole('heading', { name: /^Week \d+, \d{4}$/ }).waitFor();
     assert.equal(await page.locator('header .user').textContent(), username);
     const url = new URL(page.url());
     assert.equal(url.origin, server.url);
