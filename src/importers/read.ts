@@ -116,7 +116,11 @@ export async function* readRows(
         continue;
       }
       if (!readsTags) row.tags = [];
-      out.push({ line: record.line, key: rowKey(format.name, row), ...row });
+      // The format's object made whole rather than copied: one object less per row.
+      const full = row as ImportRow;
+      full.line = record.line;
+      full.key = rowKey(format.name, row);
+      out.push(full);
     }
     if (out.length > 0) yield out;
   }
