@@ -582,15 +582,16 @@ export async function runImport(
     lockState: ReturnType<TimeImportStatements['lockStates']>;
     before: ReturnType<typeof snapshot>;
   }
-  const begin = (line: number): Batch => ({
+  // What a batch counts is kept aside first (`before`), so that a failed batch counts for
+  // nothing, whatever it failed at.
+  const begin = (line: number, before: ReturnType<typeof snapshot>): Batch => ({
     line,
     rows: 0,
     now: Date.now(),
     batchKeys: new Set(),
     accepted: [],
     lockState: inserts.lockStates(),
-    // What the batch counts is kept aside, so that a failed batch counts for nothing.
-    before: snapshot(report, reasons, totals),
+    before,
   });
   const take = (batch: Batch, rows: readonly (ImportRow | RowProblem)[]) => {
     const earlier = earlierOf(rows);
@@ -599,19 +600,24 @@ export async function runImport(
     }
     batch.rows += rows.length;
   };
-  const failed = (batch: Batch, err: unknown): ImportStopped => {
-    restore(report, reasons, totals, batch.before);
+  const failed = (
+    line: number,
+    before: ReturnType<typeof snapshot>,
+    err: unknown,
+  ): ImportStopped => {
+    restore(report, reasons, totals, before);
     finish(report, reasons, totals, tally, usernames, projectNames);
-    report.stopped = { line: batch.line, error: (err as Error)?.message ?? String(err) };
-    return new ImportStopped(report, batch.line, batch.line, err);
+    report.stopped = { line, error: (err as Error)?.message ?? String(err) };
+    return new ImportStopped(report, line, line, err);
   };
 
   // A dry run, and the route (runBatch: it waits for the lock and lets other requests run
   // between its batches of `size` rows), check and write each batch in one call.
   const writePart = async (part: (ImportRow | RowProblem)[]) => {
-    let batch: Batch | undefined;
+    const line = part[0]?.line ?? 0;
+    const before = snapshot(report, reasons, totals);
     const write = () => {
-      batch = begin(part[0]?.line ?? 0);
+      const batch = begin(line, before);
       take(batch, part);
       writeAccepted(batch.accepted);
     };
@@ -620,30 +626,30 @@ export async function runImport(
       else if (deps.runBatch) await deps.runBatch(write);
       else writeTransaction(db, write);
     } catch (err) {
-      throw failed(batch ?? begin(part[0]?.line ?? 0), err);
+      throw failed(line, before, err);
     }
     onProgress?.(report.rows);
   };
 
-  // The command keeps its write transaction open over the pieces of the file it reads
-  // (~8,000 rows each) until the batch has `size` rows: a piece is checked as it comes and
-  // only the compact rows to write are held, not the whole batch as read.
+  // The command keeps its write transaction open over the pieces the reader hands over
+  // (up to 10,000 rows each) until the batch has `size` rows: a piece is checked as it
+  // comes and only the rows to write are held, not the whole batch as read.
   let open: { tx: ReturnType<typeof openWrite>; batch: Batch } | undefined;
   const streamed = !dryRun && deps.runBatch === undefined;
   const takeStreamed = (rows: (ImportRow | RowProblem)[]) => {
-    const line = rows[0]?.line ?? 0;
+    const line = open?.batch.line ?? rows[0]?.line ?? 0;
+    const before = open?.batch.before ?? snapshot(report, reasons, totals);
     let tx: ReturnType<typeof openWrite> | undefined;
     try {
       if (!open) {
         tx = openWrite(db);
-        open = { tx, batch: begin(line) };
+        open = { tx, batch: begin(line, before) };
       }
       take(open.batch, rows);
     } catch (err) {
-      const batch = open?.batch ?? begin(line);
       (open?.tx ?? tx)?.rollback();
       open = undefined;
-      throw failed(batch, err);
+      throw failed(line, before, err);
     }
     if (open.batch.rows >= size) commitStreamed();
   };
@@ -656,7 +662,7 @@ export async function runImport(
       tx.commit();
     } catch (err) {
       tx.rollback();
-      throw failed(batch, err);
+      throw failed(batch.line, batch.before, err);
     }
     onProgress?.(report.rows);
   };
