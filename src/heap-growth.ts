@@ -32,12 +32,14 @@ const OLD_GENERATION_GROWTH_PERCENT = 30;
 
 /**
  * Holds the young generation at its first size and the old one near what is live, in
- * `serve`; the old one only in `admin import-from`.
+ * `serve` and `admin import-from`.
  */
 function keepHeapSmall(): void {
-  // An import allocates per row what is garbage once its batch is written: its young
-  // generation may grow (fewer scavenges), its old one not (peak RSS < 200 MB).
-  if (SERVE) setFlagsFromString('--semi-space-growth-factor=1');
+  // An import reads its file in pieces of 64 KiB (admin/import-from.ts): what a piece
+  // makes is garbage before the next, so the young generation need not grow either —
+  // measured on 100,000 rows, the same CPU time and 30–40 MB less peak RSS than with it
+  // grown to 16 MB semi-spaces.
+  if (SERVE || IMPORT) setFlagsFromString('--semi-space-growth-factor=1');
   if (SERVE || IMPORT) {
     setFlagsFromString(`--heap-growing-percent=${OLD_GENERATION_GROWTH_PERCENT}`);
   }

@@ -141,6 +141,12 @@ const MONTH_TOTALS_INVARIANTS: readonly string[] = [
    FROM (${WRONG_MONTH_TOTALS_SQL}) w`,
 ];
 
+/** sql/018: the row that makes the insert triggers leave an import batch's derived rows to it. */
+const BULK_WRITES_INVARIANTS: readonly string[] = [
+  `SELECT 'bulk_writes has a row: the insert triggers skip every entry written meanwhile (an import batch deletes it before its COMMIT)'
+   FROM bulk_writes LIMIT 1`,
+];
+
 /**
  * Why a stored password hash can never let its user log in (SPEC §2.4), or undefined
  * for a hash logins compare. Shared by `admin check` and `admin import`.
@@ -210,6 +216,7 @@ export function findProblems(db: Db): string[] {
     ...(columnsOf(db, 'time_user_rows').length > 0 ? TIME_ROWS_INVARIANTS : []),
     ...(columnsOf(db, 'project_json').length > 0 ? PROJECT_JSON_INVARIANTS : []),
     ...(columnsOf(db, 'time_month_totals').length > 0 ? MONTH_TOTALS_INVARIANTS : []),
+    ...(columnsOf(db, 'bulk_writes').length > 0 ? BULK_WRITES_INVARIANTS : []),
     ...(columnsOf(db, 'time_revisions').includes('start_time') ? START_TIME_INVARIANTS : []),
   ];
   for (const sql of invariants) problems.push(...(db.prepare(sql).pluck().all() as string[]));

@@ -91,6 +91,9 @@ export function startOf(dateCell: string, clockCell: string | undefined): Start 
   if (clockCell === undefined) return parseDateTime(dateCell);
   const date = parseDate(dateCell);
   if (date === undefined) return undefined;
+  // A clock alone (the usual cell) is read as it is; one with an offset as an instant.
+  const clock = parseClock(clockCell);
+  if (clock !== undefined) return { wall: { date, clock } };
   const dt = parseDateTime(`${date} ${clockCell.trim()}`);
   return dt ?? undefined;
 }

@@ -1,6 +1,7 @@
 // Toggl Track: Reports → Detailed → Export → CSV. Start and end are the wall clock of the
 // exporting user's profile zone, in that profile's date and time formats (12- or 24-hour).
 import { durationOf, type ImportFormat, orNull, splitTags, startOf } from './format';
+import { parseDuration } from './values';
 
 export const toggl: ImportFormat = {
   name: 'toggl',
@@ -25,9 +26,16 @@ export const toggl: ImportFormat = {
     if (project === '') return 'the entry has no project';
     const start = startOf(cell('Start date'), cell('Start time'));
     if (!start) return `start ${cell('Start date')} ${cell('Start time')} is not a date and time`;
+    // The end is read only when the Duration cell is not a duration.
     const endDate = cell('End date');
-    const end = startOf(endDate || cell('Start date'), cell('End time'));
-    const duration = durationOf(cell('Duration'), start, end, endDate !== '');
+    const duration =
+      parseDuration(cell('Duration')) ??
+      durationOf(
+        '',
+        start,
+        startOf(endDate || cell('Start date'), cell('End time')),
+        endDate !== '',
+      );
     if (duration === undefined) return `duration ${cell('Duration')} is not a duration`;
     const task = cell('Task').trim();
     return {

@@ -26,6 +26,20 @@ const NUMERIC_DATE = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})$/;
  * (`13/05/2024`) is read day first. A time of day after it (`2024-03-05 09:00`) is ignored.
  */
 export function parseDate(text: string): string | undefined {
+  // A file has a few thousand days over its million rows: each is read once.
+  const known = readDates.get(text);
+  if (known !== undefined) return known;
+  const date = readDate(text);
+  if (date !== undefined) {
+    if (readDates.size >= 10_000) readDates.clear();
+    readDates.set(text, date);
+  }
+  return date;
+}
+
+const readDates = new Map<string, string>();
+
+function readDate(text: string): string | undefined {
   const s = text.trim().split(/[ T]/, 1)[0] as string;
   let m = ISO_DATE.exec(s);
   if (m) return ymd(Number(m[1]), Number(m[2]), Number(m[3]));

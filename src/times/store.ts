@@ -507,25 +507,124 @@ export interface ImportedTime extends Omit<NewTime, 'changed_by'> {
 export type TimeImportStatements = ReturnType<typeof createTimeImportStatements>;
 
 /**
- * The inserts of an import (importers/engine.ts): a new time and its activities, without
- * reading its JSON back as `insert` does, so that a million rows go at the speed of the
- * triggers. The same statements as `insert`.
+ * The inserts of an import (importers/engine.ts): new times and their activities, a batch
+ * at a time, without reading their JSON back as `insert` does, and with their derived
+ * rows written once per batch rather than by the insert triggers row by row (sql/018).
  */
 export function createTimeImportStatements(db: Db) {
-  const insert = db.prepare(`INSERT INTO times (uuid, revision, duration, user_id, project_id,
-      date_worked, start_time, issue_uri, notes, created_at, changed_by)
-    VALUES (@uuid, 1, @duration, @user_id, @project_id, @date_worked, @start_time, @issue_uri,
-      @notes, @created_at, @changed_by)`);
   const addActivity = db.prepare(
     'INSERT OR IGNORE INTO time_activities (time_id, activity_id) VALUES (?, ?)',
   );
+  // sql/018: while bulk_writes has its row (only ever inside this connection's write
+  // transaction) the insert triggers leave the derived rows of the entries to these,
+  // which are the triggers' own expressions over the batch's ids (@first to @last).
+  // Positional values: binding by name costs a lookup per value.
+  const insertValues = db.prepare(`INSERT INTO times (uuid, revision, duration, user_id,
+      project_id, date_worked, start_time, issue_uri, notes, created_at, changed_by)
+    VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const bulkOn = db.prepare('INSERT INTO bulk_writes (id) VALUES (1)');
+  const bulkOff = db.prepare('DELETE FROM bulk_writes');
+  const monthTotals = db.prepare(`INSERT INTO time_month_totals (month, project_id, user_id,
+      duration, entries, deleted_duration, deleted_entries)
+    SELECT substr(date_worked, 1, 7), project_id, user_id,
+      sum(iif(deleted_at IS NULL, duration, 0)), sum(deleted_at IS NULL),
+      sum(iif(deleted_at IS NULL, 0, duration)), sum(deleted_at IS NOT NULL)
+    FROM times WHERE id BETWEEN @first AND @last GROUP BY 1, 2, 3
+    ON CONFLICT DO UPDATE SET duration = duration + excluded.duration,
+      entries = entries + excluded.entries,
+      deleted_duration = deleted_duration + excluded.deleted_duration,
+      deleted_entries = deleted_entries + excluded.deleted_entries`);
+  const setIdsOf = `(SELECT json_group_array(activity_id) FROM (SELECT activity_id
+    FROM time_activities WHERE time_id = t.id ORDER BY activity_id))`;
+  // The sets in the order the triggers would have made them (of each set, its first entry).
+  const activitySets = db.prepare(`INSERT INTO activity_sets (ids, json)
+    SELECT ids, (SELECT json_group_array(slug) FROM (SELECT a.slug FROM json_each(ids) j
+      JOIN activities a ON a.id = j.value WHERE a.slug <> '' ORDER BY a.slug))
+    FROM (SELECT ${setIdsOf} AS ids, min(t.id) AS first FROM times t
+      WHERE t.id BETWEEN @first AND @last GROUP BY 1)
+    WHERE true ORDER BY first
+    ON CONFLICT (ids) DO NOTHING`);
+  const userRows = db.prepare(`INSERT INTO time_user_rows (user_id, month, changed_at, uuid,
+      date_worked, time_id, project_id, deleted_at, activity_set_id, revision, duration,
+      issue_uri, notes, created, updated, deleted, start_time)
+    SELECT t.user_id, substr(t.date_worked, 1, 7), coalesce(t.updated_at, t.created_at), t.uuid,
+      t.date_worked, t.id, t.project_id, t.deleted_at,
+      (SELECT s.id FROM activity_sets s WHERE s.ids = ${setIdsOf}), t.revision, t.duration,
+      json_quote(t.issue_uri), json_quote(t.notes),
+      json_quote(date(t.created_at / 1000.0, 'unixepoch')),
+      json_quote(date(t.updated_at / 1000.0, 'unixepoch')),
+      json_quote(date(t.deleted_at / 1000.0, 'unixepoch')), json_quote(t.start_time)
+    FROM times t WHERE t.id BETWEEN @first AND @last
+    ORDER BY 1, 2, 3, 4`);
+  const lockDate = db.prepare('SELECT before FROM lock_date WHERE id = 1').pluck();
+  const closedWeeks = db
+    .prepare(`SELECT user_id, project_id, week, status FROM week_parts
+      WHERE status IN ('submitted', 'approved')`)
+    .raw(true);
+  const weekOf = db.prepare("SELECT strftime('%G-W%V', ?)").pluck();
+  /** Each day's ISO week as LOCK_STATE_SQL writes it, asked once per day per import. */
+  const weeks = new Map<string, string>();
   return {
-    /** What the times service checks before a write (TimeStore.lockState), for one row. */
-    lockState: lockStateReader(db),
-    insert(time: ImportedTime, activityIds: readonly number[]): number {
-      const id = Number(insert.run(time).lastInsertRowid);
-      for (const activityId of activityIds) addActivity.run(id, activityId);
-      return id;
+    /**
+     * lockState for the rows of one write transaction, read once at its start: the lock
+     * date and the submitted and approved week parts (what keeps a row out) stay as they
+     * are until its COMMIT. `status` is null for a part that is open, rejected or absent.
+     */
+    lockStates(): (date: string, userId: number, projectId: number) => LockState {
+      const before = (lockDate.get() as string | undefined) ?? null;
+      const closed = new Map<string, string>();
+      for (const [user, project, week, status] of closedWeeks.all() as [
+        number,
+        number,
+        string,
+        string,
+      ][]) {
+        closed.set(`${user}:${project}:${week}`, status);
+      }
+      return (date, userId, projectId) => {
+        let week = weeks.get(date);
+        if (week === undefined) {
+          week = weekOf.get(date) as string;
+          weeks.set(date, week);
+        }
+        const status =
+          closed.size === 0 ? null : (closed.get(`${userId}:${projectId}:${week}`) ?? null);
+        return { before, week, status };
+      };
+    },
+    /**
+     * New times and their activities, inside the caller's write transaction, with their
+     * derived rows written once for all of them (sql/018): their ids, in order.
+     */
+    insertBatch(times: readonly { time: ImportedTime; activityIds: readonly number[] }[]) {
+      const ids: number[] = new Array(times.length);
+      if (times.length === 0) return ids;
+      bulkOn.run();
+      for (let i = 0; i < times.length; i++) {
+        const { time, activityIds } = times[i] as (typeof times)[number];
+        const id = Number(
+          insertValues.run(
+            time.uuid,
+            time.duration,
+            time.user_id,
+            time.project_id,
+            time.date_worked,
+            time.start_time,
+            time.issue_uri,
+            time.notes,
+            time.created_at,
+            time.changed_by,
+          ).lastInsertRowid,
+        );
+        for (const activityId of activityIds) addActivity.run(id, activityId);
+        ids[i] = id;
+      }
+      const range = { first: ids[0], last: ids[ids.length - 1] };
+      monthTotals.run(range);
+      activitySets.run(range);
+      userRows.run(range);
+      bulkOff.run();
+      return ids;
     },
   };
 }

@@ -280,6 +280,19 @@ describe('timetrack admin check', () => {
     );
   });
 
+  it('reports a row left in bulk_writes, which would make the insert triggers skip every entry', async () => {
+    const left = await copyOf('bulk.db');
+    const edit = new Database(left);
+    edit.exec('INSERT INTO bulk_writes (id) VALUES (1)');
+    edit.close();
+    const res = await runCli(['admin', 'check', '--db', left]);
+    assertUserError(res, /^timetrack: 1 problem found in /);
+    assert.equal(
+      res.stdout,
+      'bulk_writes has a row: the insert triggers skip every entry written meanwhile (an import batch deletes it before its COMMIT)\n',
+    );
+  });
+
   it('refuses a file that is not a timetrack database, and a missing one', async () => {
     const junk = join(dir, 'junk.db');
     writeFileSync(junk, 'this is not SQLite\n'.repeat(100));

@@ -338,4 +338,49 @@ describe('admin import-from: a file that breaks off', () => {
     assert.match(again.stdout, /5010 entries created, 20000 skipped/);
     assert.equal(await count(), 25_010);
   });
+
+  it('finds a row the file has twice, in the same batch and a later one, dry or not', async () => {
+    const file = join(server.dir, 'twice.csv');
+    const one = (notes: string, day = '01') =>
+      `2024-07-${day},Website Redesign,Development,${notes},0.5,Alice,Smith\n`;
+    let filler = '';
+    for (let i = 0; i < 45_000; i++) {
+      filler += one(`Filler ${i}`, String((i % 28) + 1).padStart(2, '0'));
+    }
+    // Line 4 repeats line 3 (the same piece of the file); line 45,005 repeats line 2, past
+    // the command's first batch of 40,000 rows.
+    writeFileSync(
+      file,
+      `${head}${one('first')}${one('second')}${one('second')}${filler}${one('first')}`,
+    );
+    const outcome = async (...flags: string[]) => {
+      const res = await importFrom(server, 'harvest', file, '--json', ...flags);
+      assert.equal(res.code, 0, res.stderr);
+      const report = JSON.parse(res.stdout);
+      return {
+        created: report.entries.created,
+        reasons: report.entries.reasons,
+        problems: report.problems,
+      };
+    };
+    const duplicates = {
+      created: 45_002,
+      reasons: [{ reason: 'duplicate row', rows: 2 }],
+      problems: [4, 45_005].map((line) => ({
+        line,
+        problem: 'duplicate row: the same entry as an earlier row',
+      })),
+    };
+    const before = await count();
+    assert.deepEqual(await outcome('--dry-run'), duplicates);
+    assert.equal(await count(), before);
+    assert.deepEqual(await outcome(), duplicates);
+    assert.equal(await count(), before + 45_002);
+    assert.deepEqual(await outcome(), {
+      created: 0,
+      reasons: [{ reason: 'already imported', rows: 45_004 }],
+      problems: [],
+    });
+    assert.equal(await count(), before + 45_002);
+  });
 });

@@ -107,7 +107,14 @@ const TABLE_OWNERS: Record<string, string[]> = {
     'project_json',
     'project_slug_lists',
   ],
-  'times/': ['times', 'time_activities', 'time_revisions', 'time_user_rows', 'activity_sets'],
+  'times/': [
+    'times',
+    'time_activities',
+    'time_revisions',
+    'time_user_rows',
+    'activity_sets',
+    'bulk_writes',
+  ],
   'timer/': ['timers'],
   'reports/': ['time_month_totals'],
   'approvals/': ['week_parts', 'week_part_decisions', 'lock_date'],
@@ -123,6 +130,11 @@ const FOREIGN_WRITES: { file: string; table: string; why: string }[] = [
     file: 'admin/instance-tables.ts',
     table: '*',
     why: '`admin import` and the migration from timesync-node load every table of an empty database, row by row, in the schema’s order',
+  },
+  {
+    file: 'times/store.ts',
+    table: 'time_month_totals',
+    why: 'an import batch (`insertBatch`) adds its entries to the per-month totals in one statement, as the insert trigger of sql/006 does for every other write (sql/018)',
   },
 ];
 
