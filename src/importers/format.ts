@@ -1,7 +1,7 @@
 // What every importer's format module declares (the columns it needs and reads, how one
 // record becomes a row), the normalized row they all produce, and the pieces they share:
 // a start and a duration from whichever of start, end and duration a tracker writes.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { IMPORT_FORMATS } from '../shapes/import';
 import {
   parseClock,
@@ -145,5 +145,5 @@ export function rowKey(format: FormatName, f: RowFields): string {
     f.issue_uri ?? '',
   ].join('\u001f');
   // 132 bits of SHA-256 as base64: no two rows of any number of files collide.
-  return createHash('sha256').update(text).digest('base64').slice(0, 22);
+  return hash('sha256', text, 'base64').slice(0, 22);
 }
