@@ -4,7 +4,7 @@
 // the exact SPEC §7 errors for bad input, in SPEC §3's order, with nothing written.
 // Who may read and write whose rows is in the permissions table (authz-matrix.test.ts).
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { Reply } from '../../helpers/api';
 import {
   authorizationBody,
@@ -27,7 +27,7 @@ let docs: string;
 // 2026-W10 is Monday 2026-03-02 to Sunday 2026-03-08.
 const WEEK = '2026-W10';
 
-const put = (token: string, user: string, week: string, object: unknown) =>
+const put = (token: string, user: string, week: string, object: unknown): Promise<Reply<any>> =>
   server.api.raw(`/v0/weeks/${user}/${week}/rows`, {
     method: 'PUT',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
@@ -52,6 +52,10 @@ before(async () => {
   const users = { [alice.username]: { member: true }, [bob.username]: { member: true } };
   P = (await createProject(server, { users, default_activity: dev })).slugs[0] as string;
   Q = (await createProject(server, { users })).slugs[0] as string;
+});
+
+after(async () => {
+  await server?.close();
 });
 
 describe('kept timesheet rows', () => {
