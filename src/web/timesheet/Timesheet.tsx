@@ -24,8 +24,10 @@ import { ScrollBox } from '../base/ScrollBox';
 import { navigate, onLinkClick } from '../router';
 import { AddRow } from './AddRow';
 import { Cell } from './Cell';
+import { CopyLastWeek } from './CopyLastWeek';
 import { DayEntries } from './DayEntries';
 import { FirstProject } from './FirstProject';
+import { useKeptRows } from './kept-rows';
 
 export interface Row {
   key: string;
@@ -66,9 +68,10 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
   const projects = catalog?.projects ?? [];
   const activities = catalog?.activities ?? [];
   const [times, setTimes] = useState<Time[] | undefined>();
-  const [added, setAdded] = useState<Row[]>([]);
   const [status, setStatus] = useState('');
   const [error, setError] = useState<string | undefined>();
+  // Rows added and not yet filled, kept on the server (issue 34).
+  const kept = useKeptRows(props.username, weekText, setError);
   const [open, setOpen] = useState<{ row: Row; date: string } | undefined>();
   const arrived = useRef<number | undefined>();
   const [parts, setParts] = useState<WeekPart[]>([]);
@@ -170,15 +173,15 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
         a.projectName.localeCompare(b.projectName) ||
         a.activityNames.localeCompare(b.activityNames),
     );
-    for (const row of added) {
-      const fresh = rowFor([row.project], row.activities);
+    for (const k of kept.rows) {
+      const fresh = rowFor(k.project, k.activities);
       if (!seen.has(fresh.key)) {
         seen.add(fresh.key);
         rows.push(fresh);
       }
     }
     return { rows, cells };
-  }, [times, added, catalog]);
+  }, [times, kept.rows, catalog]);
 
   const entriesAt = (row: Row, date: string) => cells.get(`${row.key}@${date}`) ?? [];
   const sum = (list: Time[]) => list.reduce((n, t) => n + t.duration, 0);
@@ -204,6 +207,8 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
           activities: row.activities,
           date_worked: date,
         });
+        // Filled: a row of its entries now, no longer kept.
+        void kept.remove((k) => rowFor(k.project, k.activities).key === row.key);
       } else if (seconds === null || seconds === 0) {
         setStatus(`Deleting ${where}…`);
         await api.deleteTime(entry.uuid);
@@ -265,6 +270,20 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
           </button>
         </nav>
         <div class="toolbar-end">
+          <CopyLastWeek
+            username={props.username}
+            week={week}
+            keyOf={(project, acts) => rowFor(project, acts).key}
+            shown={new Set(rows.map((r) => r.key))}
+            mayBook={(slugs) =>
+              memberProjects(projects, props.username).some((p) =>
+                p.slugs.some((s) => slugs.includes(s)),
+              )
+            }
+            onCopy={(list) => void kept.add(list)}
+            onStatus={setStatus}
+            onError={setError}
+          />
           <button
             type="button"
             class="primary"
@@ -325,6 +344,19 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
                     <span class="project">{row.projectName}</span>
                     <span class="activity">{row.activityNames}</span>
                     <PartStatus part={partOf(row)} />
+                    {!days.some((d) => entriesAt(row, d).length > 0) && (
+                      <button
+                        type="button"
+                        class="remove-row"
+                        aria-label={`Remove row ${row.projectName}, ${row.activityNames}`}
+                        title="Remove this row"
+                        onClick={() =>
+                          void kept.remove((k) => rowFor(k.project, k.activities).key === row.key)
+                        }
+                      >
+                        ×
+                      </button>
+                    )}
                   </th>
                   {days.map((d, c) => (
                     <td key={d}>
@@ -385,7 +417,7 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
           activities={activities}
           onAdd={(project, activity) => {
             const row = rowFor(project.slugs, activity ? [activity] : []);
-            setAdded((list) => [...list, row]);
+            void kept.add([{ project: project.slugs, activities: row.activities }]);
             setStatus(`Added the row ${row.projectName}, ${row.activityNames}`);
             requestAnimationFrame(() => {
               const index = [...document.querySelectorAll('.grid tbody tr')].findIndex(
