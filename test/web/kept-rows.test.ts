@@ -50,6 +50,14 @@ describe('the web app: copy last week, and rows that stay', { skip }, () => {
         rows: { project: string[]; activities: string[] }[];
       }
     ).rows.map((r) => `${r.project[0]}/${r.activities.join(',')}`);
+  /** Does `act`, and waits for the PUT of the kept rows it makes. */
+  const keeping = async (page: Page, act: () => Promise<void>) => {
+    const put = page.waitForResponse(
+      (r) => r.url().includes('/rows') && r.request().method() === 'PUT',
+    );
+    await act();
+    assert.equal((await put).status(), 200);
+  };
   const cellOf = (page: Page, row: string, monday: string) =>
     page.getByRole('textbox', { name: `${row}, Mon ${monday}` });
 
@@ -64,7 +72,7 @@ describe('the web app: copy last week, and rows that stay', { skip }, () => {
       await cellOf(page, 'Ganeti Web Manager, Development', monday).waitFor();
       assert.equal(await cellOf(page, 'Protocols, Documentation', monday).count(), 0);
 
-      await page.getByRole('button', { name: 'Copy last week' }).click();
+      await keeping(page, () => page.getByRole('button', { name: 'Copy last week' }).click());
       await page
         .getByRole('status')
         .getByText(/Copied 1 row from week \d+/)
@@ -83,11 +91,8 @@ describe('the web app: copy last week, and rows that stay', { skip }, () => {
       const form = page.getByRole('form', { name: 'Add a row' });
       await form.getByLabel('Project').selectOption({ label: 'Protocols' });
       await form.getByLabel('Activity').selectOption({ label: 'Development' });
-      await form.getByRole('button', { name: 'Add row' }).click();
+      await keeping(page, () => form.getByRole('button', { name: 'Add row' }).click());
       await cellOf(page, 'Protocols, Development', monday).waitFor();
-      for (let i = 0; i < 50 && (await keptRows(week)).length < 2; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
       assert.deepEqual(await keptRows(week), ['pgd/docs', 'pgd/dev']);
       assert.deepEqual(await axeViolations(page), []);
 
@@ -104,20 +109,16 @@ describe('the web app: copy last week, and rows that stay', { skip }, () => {
       // Filled: no longer kept (a row of its entry now). Removed: gone.
       const cell = cellOf(page, 'Protocols, Documentation', monday);
       await cell.fill('2');
-      await cell.press('Enter');
+      await keeping(page, () => cell.press('Enter'));
       await page
         .getByRole('status')
         .getByText(new RegExp(`Saved .*${monday}`))
         .waitFor();
-      for (let i = 0; i < 50 && (await keptRows(week)).length > 1; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
       assert.deepEqual(await keptRows(week), ['pgd/dev']);
-      await page.getByRole('button', { name: 'Remove row Protocols, Development' }).click();
+      await keeping(page, () =>
+        page.getByRole('button', { name: 'Remove row Protocols, Development' }).click(),
+      );
       await cellOf(page, 'Protocols, Development', monday).waitFor({ state: 'detached' });
-      for (let i = 0; i < 50 && (await keptRows(week)).length > 0; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
       assert.deepEqual(await keptRows(week), []);
       await page.reload();
       await cellOf(page, 'Protocols, Documentation', monday).waitFor();

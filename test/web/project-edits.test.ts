@@ -35,22 +35,35 @@ describe('the web app: project history and unsaved edits', { skip }, () => {
     await createProject(server, { name: 'Protocols', slugs: ['pgd'] });
   });
 
-  /** Leaves by the main navigation's Projects link; the confirm dialog's text, if any. */
-  const leave = async (page: Page, answer: 'accept' | 'dismiss') => {
-    let asked: string | undefined;
-    const onDialog = async (d: import('playwright-core').Dialog) => {
-      asked = d.message();
-      await (answer === 'accept' ? d.accept() : d.dismiss());
-    };
-    page.once('dialog', onDialog);
-    await page.evaluate(() => {
-      // The main navigation's link (on a phone it may sit in a collapsed menu).
-      const link = (globalThis as any).document.querySelector('nav a[href="/projects"]');
-      link.click();
+  /** Clicks the main navigation's Projects link (on a phone it may sit in a menu). */
+  const clickProjects = (page: Page) =>
+    page.evaluate(() => {
+      (globalThis as any).document.querySelector('nav a[href="/projects"]').click();
     });
-    await page.waitForTimeout(200);
+  /** Leaves by the Projects link, a dialog expected: its text, once answered. */
+  const leaveAsked = async (page: Page, answer: 'accept' | 'dismiss') => {
+    // Answered by the handler: the click waits for the dialog to close.
+    const answered = new Promise<string>((resolve) => {
+      page.once('dialog', async (d) => {
+        await (answer === 'accept' ? d.accept() : d.dismiss());
+        resolve(d.message());
+      });
+    });
+    await clickProjects(page);
+    return answered;
+  };
+  /** Leaves by the Projects link with nothing asked: the Projects page shows. */
+  const leaveFreely = async (page: Page) => {
+    const asked: string[] = [];
+    const onDialog = (d: import('playwright-core').Dialog) => {
+      asked.push(d.message());
+      void d.dismiss();
+    };
+    page.on('dialog', onDialog);
+    await clickProjects(page);
+    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
     page.off('dialog', onDialog);
-    return asked;
+    assert.deepEqual(asked, []);
   };
 
   for (const [screen, viewport] of SCREENS) {
@@ -75,20 +88,18 @@ describe('the web app: project history and unsaved edits', { skip }, () => {
       const original = await name.inputValue();
 
       await name.fill('Protocols, renamed');
-      const asked = await leave(page, 'dismiss');
-      assert.match(asked ?? '', /unsaved changes/);
+      assert.match(await leaveAsked(page, 'dismiss'), /unsaved changes/);
       assert.match(page.url(), /\/projects\/pgd$/);
       assert.equal(await name.inputValue(), 'Protocols, renamed');
 
       // Back to what it was: nothing to lose, nothing asked.
       await name.fill(original);
-      assert.equal(await leave(page, 'dismiss'), undefined);
-      await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+      await leaveFreely(page);
 
       // Edited, then leaving is confirmed: the edit is dropped.
       await page.goto(`${server.url}/projects/pgd`);
       await name.fill('Never saved');
-      assert.match((await leave(page, 'accept')) ?? '', /unsaved changes/);
+      assert.match(await leaveAsked(page, 'accept'), /unsaved changes/);
       await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
       const pgd = (await server.api.get('/projects/pgd', server.adminToken)).body as any;
       assert.equal(pgd.name, original);
@@ -99,8 +110,7 @@ describe('the web app: project history and unsaved edits', { skip }, () => {
       await name.fill(`${original} 2`);
       await page.getByRole('button', { name: 'Save project' }).click();
       await page.getByRole('status').getByText('Project saved').waitFor();
-      assert.equal(await leave(page, 'dismiss'), undefined);
-      await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+      await leaveFreely(page);
       await server.api.post('/projects/pgd', server.adminToken, { name: original });
       await page.context().close();
     });
