@@ -5,7 +5,8 @@
 // The week shown lives in the URL (?week=2024-W05). Changes made elsewhere (the timer,
 // an entry's dialog) arrive through api.onTimeChange. Each row shows its week part's
 // status (issue 32); a submitted or approved part's cells, and days before the lock date,
-// are read-only and say why; Submit week sends the week for approval.
+// are read-only and say why; Submit week sends the week for approval. Rows added and not
+// yet filled (Add row, Copy last week) are kept on the server (kept-rows.ts, issue 34).
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, errorText, onPartsChange, onTimeChange, type Time, type WeekPart } from '../api';
 import { activityName, memberProjects, projectOf, useCatalog } from '../base/catalog';
