@@ -29,6 +29,8 @@ import { createIdempotency } from './idempotency/keys';
 import { createIdempotencyStore } from './idempotency/store';
 import { createImportService } from './importers/service';
 import { createImportStore } from './importers/store';
+import { createKeptRowService } from './kept-rows/service';
+import { createKeptRowStore } from './kept-rows/store';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
 import { createProjectJsonStore } from './projects/json-store';
@@ -122,6 +124,11 @@ export function createApp(deps: AppDeps) {
     roleOf: projectStore.roleOf,
     defaultLimit,
   });
+  const keptRows = createKeptRowService({
+    db,
+    rows: createKeptRowStore(db),
+    userIdOf: users.idOf,
+  });
   // Built only when enabled: the provider is asked for its metadata on first use.
   const oidc = config.authModules.includes('oidc')
     ? createOidcSignIn({
@@ -209,5 +216,6 @@ export function createApp(deps: AppDeps) {
     reports,
     approvals,
     imports,
+    keptRows,
   };
 }

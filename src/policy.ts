@@ -121,6 +121,13 @@ export const canSubmitWeekOf = (actor: Actor, ownerId: number): boolean =>
 export const canDecideWeekOf = (actor: Actor, ownerId: number, role: ProjectRole): boolean =>
   ownerId !== actor.id && (isSiteManager(actor) || role.manager);
 
+/**
+ * Reading or replacing the rows a person keeps on a week of their timesheet (issue 34):
+ * that person, or an admin.
+ */
+export const canKeepRowsOf = (actor: Actor, ownerId: number): boolean =>
+  ownerId === actor.id || actor.siteAdmin;
+
 /** Setting the lock date: admins only (everyone may read it). */
 export const canSetLockDate = (actor: Actor): boolean => actor.siteAdmin;
 
@@ -237,7 +244,8 @@ export type Deed =
       ownerId: number;
       role: ProjectRole;
     }
-  | { do: 'set lock date' };
+  | { do: 'set lock date' }
+  | { do: 'read kept rows' | 'keep rows'; username: string; week: string; ownerId: number };
 
 /** Whether the actor may do the deed. */
 export function permits(actor: Actor, deed: Deed): boolean {
@@ -301,6 +309,9 @@ export function permits(actor: Actor, deed: Deed): boolean {
       return canViewTime(actor, { ownerId: deed.ownerId, role: deed.role });
     case 'set lock date':
       return canSetLockDate(actor);
+    case 'read kept rows':
+    case 'keep rows':
+      return canKeepRowsOf(actor, deed.ownerId);
   }
 }
 
@@ -376,6 +387,10 @@ function refusedAction(actor: Actor, deed: Deed): string {
       return `${deed.do} ${deed.week} of ${deed.username} in project ${deed.project}`;
     case 'set lock date':
       return 'set the lock date';
+    case 'read kept rows':
+      return `read the kept rows of week ${deed.week} of ${deed.username}`;
+    case 'keep rows':
+      return `keep rows in week ${deed.week} of ${deed.username}`;
   }
 }
 

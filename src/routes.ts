@@ -11,6 +11,7 @@ import { sendJson } from './http/respond';
 import { Router } from './http/router';
 import { importRoutes, rawBody } from './importers/routes';
 import { infoRoutes } from './info/routes';
+import { keptRowRoutes } from './kept-rows/routes';
 import { openApiText } from './openapi/document';
 import { projectRoutes } from './projects/routes';
 import { reportRoutes } from './reports/routes';
@@ -44,6 +45,7 @@ export function createRouter(app: App): Router<Handler> {
   const tokens = tokenRoutes(app.personalTokens);
   const approvals = approvalRoutes(app.approvals);
   const imports = importRoutes(app.imports);
+  const keptRows = keptRowRoutes(app.keptRows);
 
   const router = new Router<Handler>()
     .get('/health', (ctx) => sendJson(ctx.res, 200, { status: 'ok' } satisfies Health))
@@ -110,6 +112,9 @@ export function createRouter(app: App): Router<Handler> {
     .get('/v0/approvals/:username/:week/:slug/history', auth(approvals.history))
     .get('/v0/lock', auth(approvals.getLock))
     .put('/v0/lock', write(approvals.setLock))
+    // The web app's timesheet rows added and not yet filled (issue 34).
+    .get('/v0/weeks/:username/:week/rows', auth(keptRows.get))
+    .put('/v0/weeks/:username/:week/rows', write(keptRows.put))
 
     // Another tracker's export as the body, streamed (issue 31): not a JSON object, so no
     // Idempotency-Key (the rows' source keys make a second POST create nothing).

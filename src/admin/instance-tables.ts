@@ -32,6 +32,7 @@ export const INSTANCE_TABLES: readonly InstanceTable[] = [
   { name: 'time_revisions', orderBy: 'time_id, revision' },
   { name: 'import_sources', orderBy: 'key' },
   { name: 'timers', orderBy: 'user_id' },
+  { name: 'kept_rows', orderBy: 'user_id, week, position' },
   { name: 'week_parts', orderBy: 'user_id, project_id, week' },
   { name: 'week_part_decisions', orderBy: 'id' },
   // After the entries it locks: an export of a locked instance imports whole.

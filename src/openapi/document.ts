@@ -8,6 +8,7 @@ import { IMPORT_FORMATS } from '../shapes/import';
 import { approvalPaths } from './approvals';
 import { extensionPaths } from './extensions';
 import { idempotencyKeyParameter, withIdempotencyKeys } from './idempotency';
+import { keptRowPaths } from './kept-rows';
 import { paths } from './paths';
 import { errorResponses } from './responses';
 import { schemas } from './schemas';
@@ -127,9 +128,14 @@ export const openApiDocument = {
   info: { title: 'timetrack', version: 'v0', description, license: { name: 'MIT' } },
   servers: [{ url: '/' }],
   tags: ['meta', 'auth', 'users', 'org-roles', 'projects', 'activities', 'times']
-    .concat(['reports', 'timer', 'tokens', 'approvals', 'imports'])
+    .concat(['reports', 'timer', 'tokens', 'approvals', 'imports', 'timesheet'])
     .map((name) => ({ name })),
-  paths: withIdempotencyKeys({ ...paths, ...extensionPaths, ...approvalPaths }),
+  paths: withIdempotencyKeys({
+    ...paths,
+    ...extensionPaths,
+    ...approvalPaths,
+    ...keptRowPaths,
+  }),
   components: {
     schemas,
     responses: errorResponses,

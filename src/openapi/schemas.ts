@@ -24,6 +24,7 @@ import { LoginRequest, Token, TokenAuth } from '../shapes/auth';
 import { CalendarDate, NullableDate, Slug, Username, Uuid } from '../shapes/common';
 import { ERROR_KINDS, ErrorBody } from '../shapes/error';
 import { ImportReport } from '../shapes/import';
+import { KeptRow, KeptRows, KeptRowsUpdate } from '../shapes/kept-rows';
 import type { Component, Schema } from '../shapes/kit';
 import { Health, Info } from '../shapes/meta';
 import { OrgRole, OrgRoleCreate, OrgRoleUpdate } from '../shapes/org-role';
@@ -101,6 +102,9 @@ export const COMPONENTS: readonly Component<Schema<unknown>>[] = [
   Lock,
   LockUpdate,
   ImportReport,
+  KeptRow,
+  KeptRows,
+  KeptRowsUpdate,
 ];
 
 export const schemas: Record<string, unknown> = Object.fromEntries(

@@ -93,6 +93,21 @@ export const projectRevisionSql = (
   deleted_at: 'r.deleted_at',
 });
 
+/** The users map, as GET shows it. */
+type UsersMap = Project['users'];
+
+/** A revision as the history reads it: with its users map, null when it was not kept. */
+export type ProjectHistoryParent = ProjectRevision & { users: UsersMap | null };
+
+/** projectRevisionSql and the users map the revision kept (sql/017; NULL before it). */
+export const projectHistoryParentSql = (
+  usernameOf: (id: string) => string,
+  activitySlugOf: (id: string) => string,
+): SqlOf<ProjectHistoryParent> => ({
+  ...projectRevisionSql(usernameOf, activitySlugOf),
+  users: 'json(r.users)',
+});
+
 // Parents carry no users map (SPEC §4.1), and are exactly what the revision's GET
 // answered then: who made it is told by the history alone (issue 29).
 const revisionJson = (uuid: string, p: ProjectRevision): ProjectRevisionJson => ({
@@ -119,16 +134,21 @@ export function toProjectJson(row: ProjectRow): JsonText | Project {
 }
 
 /**
- * GET /v0/projects/:uuid/history: every revision, newest first, as it was served (the
- * current one with its users map, earlier ones without, as TimeSync keeps none), each
- * with who made it and when.
+ * GET /v0/projects/:uuid/history: every revision, newest first, as it was served, each
+ * with who made it and when; the current one with its users map, earlier ones with the
+ * map they had when it was kept (revisions made since sql/017: TimeSync keeps none).
  */
 export function toProjectHistory(row: ProjectHistoryRow): ProjectHistoryRevision[] {
   const current = JSON.parse(row.json) as ProjectJson;
-  const parents = parseSqlJsonArray(row.parents, REVISION_KEYS);
+  const parents = parseSqlJsonArray(row.parents, projectHistoryParentSql(String, String));
   return [
     withChange(current, row.changed_by, row.changed_at),
-    ...parents.map((p) => withChange(revisionJson(row.uuid, p), p.changed_by, changedAt(p))),
+    ...parents.map((p) => {
+      const json = revisionJson(row.uuid, p);
+      // The users map where the revision kept it (made since sql/017).
+      const shown = p.users === null ? json : { ...json, users: p.users };
+      return withChange(shown, p.changed_by, changedAt(p));
+    }),
   ];
 }
 

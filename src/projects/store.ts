@@ -12,6 +12,7 @@ import { usernameSql } from '../users/store';
 import {
   type ProjectHistoryRow,
   type ProjectRow,
+  projectHistoryParentSql,
   projectJsonSql,
   projectRevisionSql,
   projectText,
@@ -86,9 +87,14 @@ const PARENTS = `(SELECT json_group_array(
 
 const columns = (withParents: boolean) => (withParents ? `${COLUMNS}, ${PARENTS}` : COLUMNS);
 
+/** PARENTS as the history shows them: with the users map each kept (null: not kept). */
+const HISTORY_PARENTS = `(SELECT json_group_array(
+    ${jsonObjectSql(projectHistoryParentSql(usernameSql, liveActivitySlugSql))} ORDER BY r.revision DESC)
+  FROM project_revisions r WHERE r.project_id = p.id) AS parents`;
+
 /** A project with what its history shows (ProjectHistoryRow), by uuid, deleted or not. */
 const HISTORY_BY_UUID = `SELECT ${COLUMNS}, ${usernameSql('p.changed_by')} AS changed_by,
-    coalesce(p.updated_at, p.created_at) AS changed_at, ${PARENTS}
+    coalesce(p.updated_at, p.created_at) AS changed_at, ${HISTORY_PARENTS}
   FROM projects p WHERE p.uuid = ?`;
 
 /** The live project that holds a slug (parameter: the slug). */
@@ -148,10 +154,14 @@ export function createProjectStore(db: Db, readers: ReaderPool) {
   const insert = db.prepare(`INSERT INTO projects (uuid, revision, name, uri, owner_id,
       default_activity_id, created_at, changed_by)
     VALUES (@uuid, 1, @name, @uri, @owner_id, @default_activity_id, @now, @changed_by)`);
+  // With its users map as it is now, before the write changes it (history shows who was
+  // added or removed; sql/017).
   const archive = db.prepare(`INSERT INTO project_revisions (project_id, revision, name, uri,
-      owner_id, default_activity_id, slugs, created_at, updated_at, deleted_at, changed_by)
+      owner_id, default_activity_id, slugs, created_at, updated_at, deleted_at, changed_by,
+      users)
     SELECT p.id, p.revision, p.name, p.uri, p.owner_id, p.default_activity_id,
-      ${projectSlugsSql('p.id')}, p.created_at, p.updated_at, p.deleted_at, p.changed_by
+      ${projectSlugsSql('p.id')}, p.created_at, p.updated_at, p.deleted_at, p.changed_by,
+      ${USERS_MAP}
     FROM projects p WHERE p.id = ?`);
   const update = db.prepare(`UPDATE projects SET name = @name, uri = @uri, owner_id = @owner_id,
       default_activity_id = @default_activity_id, revision = revision + 1,

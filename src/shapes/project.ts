@@ -49,7 +49,8 @@ export type Project = Infer<typeof Project>;
 
 /**
  * One revision of GET /v0/projects/{uuid}/history (issue 29): as served, who and when.
- * The current revision alone has `users`: TimeSync keeps no history of the map.
+ * The current revision has `users`, and so does each earlier one made since the map was
+ * kept with revisions (issue 34); TimeSync keeps no history of the map.
  */
 export const ProjectHistoryRevision = component(
   'ProjectHistoryRevision',

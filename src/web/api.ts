@@ -16,6 +16,8 @@ import type {
   ApprovalsQuery,
   ImportReport,
   Info,
+  KeptRows,
+  KeptRowsUpdate,
   Lock,
   Named,
   NamedFields,
@@ -473,4 +475,11 @@ export const api = {
     announceParts();
     return lock;
   },
+  /** The timesheet rows a person added to a week and has not filled yet (issue 34). */
+  keptRows: (username: string, week: string) =>
+    request<KeptRows>('GET', `/weeks/${seg(username)}/${seg(week)}/rows`),
+  keepRows: (username: string, week: string, rows: KeptRowsUpdate['rows']) =>
+    request<KeptRows>('PUT', `/weeks/${seg(username)}/${seg(week)}/rows`, {
+      body: { object: { rows } },
+    }),
 };

@@ -15,6 +15,7 @@ export type { ActivityHistoryRevision as ActivityRevision } from '../shapes/acti
 export type { Lock, WeekPart, WeekPartDecision, WeekPartStatus } from '../shapes/approval';
 export type { ErrorBody } from '../shapes/error';
 export type { ImportReport } from '../shapes/import';
+export type { KeptRow, KeptRows, KeptRowsUpdate } from '../shapes/kept-rows';
 export type { Info } from '../shapes/meta';
 export type { OrgRole } from '../shapes/org-role';
 export type {

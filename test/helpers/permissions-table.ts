@@ -582,6 +582,33 @@ export const RULES: readonly Rule[] = [
     allowed: ['admin'],
     refusal: 'set the lock date',
   },
+  // Kept timesheet rows (issue 34).
+  {
+    id: 'keptRows.get.own',
+    endpoint: 'GET /v0/weeks/:username/:week/rows',
+    target: 'one’s own week',
+    allowed: ALL,
+  },
+  {
+    id: 'keptRows.get.other',
+    endpoint: 'GET /v0/weeks/:username/:week/rows',
+    target: "member2's week",
+    allowed: ['admin'],
+    refusal: 'read the kept rows of week {week} of member2',
+  },
+  {
+    id: 'keptRows.put.own',
+    endpoint: 'PUT /v0/weeks/:username/:week/rows',
+    target: 'one’s own week, a row in T',
+    allowed: ALL,
+  },
+  {
+    id: 'keptRows.put.other',
+    endpoint: 'PUT /v0/weeks/:username/:week/rows',
+    target: "member2's week, a row in P",
+    allowed: ['admin'],
+    refusal: 'keep rows in week {week} of member2',
+  },
 ];
 
 /** The kind 9 action an actor gets for a rule (undefined when allowed). */

@@ -617,8 +617,10 @@ describe('hostile input', () => {
     for (const route of ROUTES.filter((r) => r.pattern.includes(':'))) {
       for (const segment of segments) {
         const path = pathOf(route.pattern, segment);
-        const body = route.method === 'POST' ? JSON.stringify(authBody({})) : undefined;
-        const url = route.method === 'POST' ? path : `${path}?token=${token}`;
+        // A PUT carries its token in its body, as a POST does (SPEC §2.1).
+        const withBody = route.method === 'POST' || route.method === 'PUT';
+        const body = withBody ? JSON.stringify(authBody({})) : undefined;
+        const url = withBody ? path : `${path}?token=${token}`;
         const res = await send(route.method, url, body, `segment ${segment}`);
         const kind = assertApiError(res, `${route.method} ${path}`);
         assert.ok(

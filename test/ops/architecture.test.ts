@@ -46,6 +46,7 @@ const LAYERS: Layer[] = [
       'timer/',
       'reports/',
       'approvals/',
+      'kept-rows/',
       'users/',
       'roles/',
       'auth/',
@@ -122,6 +123,7 @@ const TABLE_OWNERS: Record<string, string[]> = {
   'idempotency/': ['idempotency_keys'],
   'tokens/': ['personal_tokens'],
   'importers/': ['import_sources'],
+  'kept-rows/': ['kept_rows'],
 };
 
 /** SQL that writes another folder's table; `*`: a table named at run time. */

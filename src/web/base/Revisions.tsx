@@ -1,6 +1,7 @@
 // Every revision of an object, newest first, with who made each and when: the one table
 // of the history views (an entry's, a project's, an activity's), fed by a history
-// endpoint (GET …/:uuid/history). Each view names only its own columns.
+// endpoint (GET …/:uuid/history). Each view names only its own columns, and what each
+// revision changed against the one before it (issue 34), shown as a last column.
 import type { ComponentChildren } from 'preact';
 import { formatInstant } from './dates';
 import { useResource } from './resource';
@@ -30,6 +31,8 @@ export function Revisions<R extends Revision>(props: {
   version: unknown;
   caption: string;
   columns: RevisionColumn<R>[];
+  /** What `r` changed against `previous` (undefined for the oldest), in words. */
+  changes: (r: R, previous: R | undefined) => string[];
 }) {
   // Read again when `version` changes: a new object, or a save.
   const { data: revisions, error } = useResource(String(props.version), props.load);
@@ -50,17 +53,18 @@ export function Revisions<R extends Revision>(props: {
             <thead>
               <tr>
                 <th scope="col">Revision</th>
-                <th scope="col">Changed on</th>
+                <th scope="col">Changed at</th>
                 <th scope="col">By</th>
                 {props.columns.map((c) => (
                   <th scope="col" key={c.label}>
                     {c.label}
                   </th>
                 ))}
+                <th scope="col">Changes</th>
               </tr>
             </thead>
             <tbody>
-              {revisions.map((r) => (
+              {revisions.map((r, i) => (
                 <tr key={r.revision}>
                   <th scope="row">{r.revision}</th>
                   <td class="nowrap">{formatInstant(r.changed_at)}</td>
@@ -70,6 +74,13 @@ export function Revisions<R extends Revision>(props: {
                       {c.cell(r)}
                     </td>
                   ))}
+                  <td class="changes">
+                    <ul>
+                      {props.changes(r, revisions[i + 1]).map((line) => (
+                        <li key={line}>{line}</li>
+                      ))}
+                    </ul>
+                  </td>
                 </tr>
               ))}
             </tbody>

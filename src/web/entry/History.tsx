@@ -2,6 +2,7 @@
 // (GET /v0/times/:uuid/history?include_deleted=true).
 import { api, type TimeRevision } from '../api';
 import { activityName, type Catalog, projectOf } from '../base/catalog';
+import { deletionChange, fieldChange, listChange } from '../base/changes';
 import { formatDuration } from '../base/duration';
 import { Revisions } from '../base/Revisions';
 
@@ -13,6 +14,27 @@ export function History(props: { uuid: string; catalog: Catalog; onClose: () => 
         load={() => api.timeHistory(props.uuid)}
         version={props.uuid}
         caption="Revisions of this entry, newest first"
+        changes={(r, previous) => {
+          if (!previous) return ['created'];
+          const projectName = (t: TimeRevision) =>
+            projectOf(projects, t.project)?.name ?? t.project[0];
+          const names = (t: TimeRevision) => t.activities.map((a) => activityName(activities, a));
+          const changes = [
+            ...deletionChange(previous.deleted_at, r.deleted_at),
+            ...fieldChange('date', previous.date_worked, r.date_worked),
+            ...fieldChange(
+              'duration',
+              formatDuration(previous.duration),
+              formatDuration(r.duration),
+            ),
+            ...fieldChange('project', projectName(previous), projectName(r)),
+            ...listChange('activities', names(previous), names(r)),
+            ...fieldChange('start', previous.start_time, r.start_time),
+            ...fieldChange('issue link', previous.issue_uri, r.issue_uri),
+            ...(previous.notes === r.notes ? [] : ['notes changed']),
+          ];
+          return changes.length > 0 ? changes : ['no change'];
+        }}
         columns={[
           { label: 'Date', cell: (r) => r.date_worked, class: 'nowrap' },
           { label: 'Duration', cell: (r) => formatDuration(r.duration), class: 'num' },

@@ -12,6 +12,7 @@ import { TextField } from '../base/fields';
 import { passwordProblem } from '../base/password';
 import { useResource } from '../base/resource';
 import { TimeZoneField } from '../base/time-zones';
+import { useUnsavedEdits } from '../base/unsaved';
 import { ApiTokens } from './ApiTokens';
 
 const BCRYPT_COST = 10;
@@ -60,6 +61,13 @@ function Details(props: { user: User; onSaved: (u: User) => void }) {
   const [zone, setZone] = useState(props.user.timezone ?? '');
   const [problems, setProblems] = useState<Problems>({});
   const [status, setStatus] = useState('');
+  // Unsaved edits: a prompt before leaving the page (issue 34).
+  const { user } = props;
+  useUnsavedEdits(
+    name !== (user.display_name ?? '') ||
+      email !== (user.email ?? '') ||
+      zone !== (user.timezone ?? ''),
+  );
   const submit = async (e: Event) => {
     e.preventDefault();
     setProblems({});

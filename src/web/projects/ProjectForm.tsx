@@ -7,6 +7,7 @@ import type { Catalog } from '../base/catalog';
 import { FormEnd, Problem, type Problems, problemProps, problemsOf } from '../base/field-problems';
 import { TextField } from '../base/fields';
 import { slugOf } from '../base/slug';
+import { useUnsavedEdits } from '../base/unsaved';
 import type { Project, ProjectFields, ProjectRoles, User } from '../types';
 import { RoleList } from './RoleList';
 
@@ -52,6 +53,10 @@ export function ProjectForm(props: {
   const [problems, setProblems] = useState<Problems>({});
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
+  // What the form holds, to tell unsaved edits (a prompt before leaving, issue 34).
+  const shown = JSON.stringify([name, uri, slugs, newSlug, activity, lists]);
+  const [savedAs, setSavedAs] = useState(shown);
+  const markSaved = useUnsavedEdits(shown !== savedAs);
   useEffect(() => {
     api.users().then(setUsers, () => setUsers([]));
   }, []);
@@ -85,6 +90,8 @@ export function ProjectForm(props: {
         : await api.createProject(fields);
       setSlugs(saved.slugs);
       setNewSlug('');
+      setSavedAs(JSON.stringify([name, uri, saved.slugs, '', activity, lists]));
+      markSaved();
       setStatus('Project saved');
       props.onSaved(saved);
     } catch (err) {

@@ -2,6 +2,7 @@
 // (GET /v0/projects/:uuid/history). `version` changes after every save: read it again.
 import { api, type ProjectRevision } from '../api';
 import { Revisions } from '../base/Revisions';
+import { projectChanges } from './changes';
 
 export function ProjectHistory(props: { uuid: string; version: number }) {
   return (
@@ -11,6 +12,7 @@ export function ProjectHistory(props: { uuid: string; version: number }) {
         load={() => api.projectHistory(props.uuid)}
         version={`${props.uuid} ${props.version}`}
         caption="Revisions of this project, newest first"
+        changes={projectChanges}
         columns={[
           { label: 'Name', cell: (r) => r.name },
           { label: 'Slugs', cell: (r) => r.slugs.join(', ') },

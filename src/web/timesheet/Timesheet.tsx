@@ -6,7 +6,8 @@
 // The week shown lives in the URL (?week=2024-W05). Changes made elsewhere (the timer,
 // an entry's dialog) arrive through api.onTimeChange. Each row shows its week part's
 // status (issue 32); a submitted or approved part's cells, and days before the lock date,
-// are read-only and say why; Submit week sends the week for approval.
+// are read-only and say why; Submit week sends the week for approval. Rows added and not
+// yet filled (Add row, Copy last week) are kept on the server (kept-rows.ts, issue 34).
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, errorText, onPartsChange, onTimeChange, type Time, type WeekPart } from '../api';
 import { activityName, memberProjects, projectOf, useCatalog } from '../base/catalog';
@@ -25,10 +26,12 @@ import { ScrollBox } from '../base/ScrollBox';
 import { navigate, onLinkClick } from '../router';
 import { AddRow } from './AddRow';
 import { Cell } from './Cell';
+import { CopyLastWeek } from './CopyLastWeek';
 import { cellChange } from './cell-total';
 import { DayEntries } from './DayEntries';
 import { DayView } from './DayView';
 import { FirstProject } from './FirstProject';
+import { useKeptRows } from './kept-rows';
 import { RowTimer } from './RowTimer';
 import { dayShown, useNarrow, weekUrl } from './useDay';
 
@@ -71,9 +74,10 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
   const projects = catalog?.projects ?? [];
   const activities = catalog?.activities ?? [];
   const [times, setTimes] = useState<Time[] | undefined>();
-  const [added, setAdded] = useState<Row[]>([]);
   const [status, setStatus] = useState('');
   const [error, setError] = useState<string | undefined>();
+  // Rows added and not yet filled, kept on the server (issue 34).
+  const kept = useKeptRows(props.username, weekText, setError);
   const [open, setOpen] = useState<{ row: Row; date: string; reason?: string } | undefined>();
   const arrived = useRef<number | undefined>();
   const [parts, setParts] = useState<WeekPart[]>([]);
@@ -178,15 +182,15 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
         a.projectName.localeCompare(b.projectName) ||
         a.activityNames.localeCompare(b.activityNames),
     );
-    for (const row of added) {
-      const fresh = rowFor([row.project], row.activities);
+    for (const k of kept.rows) {
+      const fresh = rowFor(k.project, k.activities);
       if (!seen.has(fresh.key)) {
         seen.add(fresh.key);
         rows.push(fresh);
       }
     }
     return { rows, cells };
-  }, [times, added, catalog]);
+  }, [times, kept.rows, catalog]);
 
   const entriesAt = (row: Row, date: string) => cells.get(`${row.key}@${date}`) ?? [];
   const sum = (list: Time[]) => list.reduce((n, t) => n + t.duration, 0);
@@ -211,6 +215,8 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
           activities: row.activities,
           date_worked: date,
         });
+        // Filled: a row of its entries now, no longer kept.
+        void kept.remove((k) => rowFor(k.project, k.activities).key === row.key);
       } else if (change.do === 'delete') await api.deleteTime(change.entry.uuid);
       else await api.updateTime(change.entry.uuid, { duration: change.seconds });
       setStatus(`Saved ${where}`);
@@ -246,6 +252,17 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
       <span class="activity">{row.activityNames}</span>
       <PartStatus part={partOf(row)} />
       <RowTimer row={row} onError={setError} />
+      {!days.some((d) => entriesAt(row, d).length > 0) && (
+        <button
+          type="button"
+          class="remove-row"
+          aria-label={`Remove row ${row.projectName}, ${row.activityNames}`}
+          title="Remove this row"
+          onClick={() => void kept.remove((k) => rowFor(k.project, k.activities).key === row.key)}
+        >
+          ×
+        </button>
+      )}
     </>
   );
   const cellFor = (row: Row, r: number, d: string, c: number) => (
@@ -286,6 +303,20 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
           </button>
         </nav>
         <div class="toolbar-end">
+          <CopyLastWeek
+            username={props.username}
+            week={week}
+            keyOf={(project, acts) => rowFor(project, acts).key}
+            shown={new Set(rows.map((r) => r.key))}
+            mayBook={(slugs) =>
+              memberProjects(projects, props.username).some((p) =>
+                p.slugs.some((s) => slugs.includes(s)),
+              )
+            }
+            onCopy={(list) => void kept.add(list)}
+            onStatus={setStatus}
+            onError={setError}
+          />
           <button
             type="button"
             class="primary"
@@ -404,7 +435,7 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
           activities={activities}
           onAdd={(project, activity) => {
             const row = rowFor(project.slugs, activity ? [activity] : []);
-            setAdded((list) => [...list, row]);
+            void kept.add([{ project: project.slugs, activities: row.activities }]);
             setStatus(`Added the row ${row.projectName}, ${row.activityNames}`);
             // The new row's first cell: Monday in the grid, the day shown in the day view.
             requestAnimationFrame(() => {

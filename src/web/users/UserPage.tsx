@@ -15,6 +15,7 @@ import { passwordProblem } from '../base/password';
 import { useResource } from '../base/resource';
 import { TokenList } from '../base/TokenList';
 import { TimeZoneField } from '../base/time-zones';
+import { useUnsavedEdits } from '../base/unsaved';
 import { navigate, onLinkClick } from '../router';
 import type { UserFields } from '../types';
 import { FLAGS, type Flag, OrgRoles, type Shown, SiteFlags } from './UserChecks';
@@ -35,6 +36,17 @@ const EMPTY: Shown = {
   deleted_at: null,
 };
 
+/** What the form edits of a user, to tell unsaved edits. */
+const editedFields = (f: Shown) =>
+  JSON.stringify([
+    f.username,
+    f.display_name ?? '',
+    f.email ?? '',
+    f.timezone ?? '',
+    ...FLAGS.map(([flag]) => f[flag]),
+    f['org-roles'],
+  ]);
+
 export function UserPage(props: { username: string; who: string }) {
   const id = useId();
   const { catalog } = useCatalog(props.username);
@@ -53,6 +65,10 @@ export function UserPage(props: { username: string; who: string }) {
   useEffect(() => {
     if (loaded.data) setForm(loaded.data);
   }, [loaded.data]);
+  // Unsaved edits: a prompt before leaving the page (issue 34).
+  const markSaved = useUnsavedEdits(
+    !!user && (password !== '' || editedFields(form) !== editedFields(user)),
+  );
 
   if (!catalog || !user) {
     const failed = loaded.error ?? problems.form;
@@ -98,6 +114,7 @@ export function UserPage(props: { username: string; who: string }) {
         : await api.updateUser(user.username, changes);
       setPassword('');
       if (creating) {
+        markSaved();
         setStatus(`Created ${saved.username}`);
         navigate(`/people/${encodeURIComponent(saved.username)}`);
       } else {

@@ -160,6 +160,12 @@ const LATER_DATA: Record<number, string> = {
   14: `UPDATE times SET start_time = '08:30:00' WHERE id = 3;
       UPDATE time_revisions SET start_time = '09:00:00' WHERE time_id = 1 AND revision = 1;
       UPDATE users SET timezone = 'Europe/Berlin' WHERE username = 'alice';`,
+  // Issue 34: alice kept a row (pgd, docs) on her week 2024-W15, not yet filled; gwm's
+  // revision 1 kept its users map (alice a member).
+  17: `INSERT INTO kept_rows (user_id, week, position, project_id, activity_ids)
+      VALUES (2, '2024-W15', 0, 2, '[2]');
+      UPDATE project_revisions SET users = '{"alice":{"member":true,"spectator":false,"manager":false}}'
+        WHERE project_id = 1 AND revision = 1;`,
 };
 
 // The answers of the API, by hand. Time entries and projects in their current revision
@@ -809,6 +815,18 @@ for (const from of MIGRATIONS) {
             text: 'Time entries of Bob on gwm in week 2024-W10 are approved',
           },
         ],
+      );
+    });
+
+    it("keeps alice's kept timesheet row and gwm's revision's members from schema 17 on", async () => {
+      const kept = from.version >= 17;
+      assert.deepEqual(await get('/weeks/alice/2024-W15/rows'), {
+        rows: kept ? [{ project: ['pgd'], activities: ['docs'] }] : [],
+      });
+      const history = (await get(`/projects/${UUID.gwm}/history`)) as { users?: unknown }[];
+      assert.deepEqual(
+        history[1]?.users,
+        kept ? { alice: { member: true, spectator: false, manager: false } } : undefined,
       );
     });
 

@@ -384,6 +384,23 @@ describe('authorization matrix (SPEC §3)', () => {
       }
       case 'lock.get':
         return { method: 'GET', path: '/lock' };
+      case 'keptRows.get.own':
+        return { method: 'GET', path: `/weeks/${caller}/2026-W20/rows` };
+      case 'keptRows.get.other':
+        return { method: 'GET', path: '/weeks/member2/2026-W20/rows', names: { week: '2026-W20' } };
+      case 'keptRows.put.own':
+        return {
+          method: 'PUT',
+          path: `/weeks/${caller}/2026-W20/rows`,
+          body: { rows: [{ project: 't', activities: ['act'] }] },
+        };
+      case 'keptRows.put.other':
+        return {
+          method: 'PUT',
+          path: '/weeks/member2/2026-W20/rows',
+          body: { rows: [{ project: 'p', activities: ['act'] }] },
+          names: { week: '2026-W20' },
+        };
       case 'lock.set':
         return { method: 'PUT', path: '/lock', body: { before: null } };
       case 'imports.own':

@@ -636,7 +636,8 @@ describe('revisions', () => {
     const history = await server.api.get(`/projects/${project.uuid}/history`, plain.token);
     assert.equal(history.status, 200, history.text);
     const strip = ({ changed_by, changed_at, ...rest }: Record<string, unknown>) => rest;
-    assert.deepEqual(history.body.map(strip), [last.body, ...served]);
+    // Each revision as it was served, its users map included (kept since issue 34).
+    assert.deepEqual(history.body.map(strip), [last.body, third.body, second.body, project]);
     assert.deepEqual(
       history.body.map((r: { changed_by: string }) => r.changed_by),
       [ADMIN.username, siteManager.username, ADMIN.username, ADMIN.username],

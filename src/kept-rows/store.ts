@@ -1,0 +1,81 @@
+// SQL of kept timesheet rows (issue 34, sql/017). A kept row is shown only while its
+// project and activities are live and it has no live entry of its user in its week: an
+// entry of the same project with exactly the same set of activities (compared as the
+// ascending JSON array of ids that `activity_ids` holds).
+import type { Db } from '../db/open';
+
+/** A kept row as the API shows it, before json parsing. */
+export interface KeptRowRow {
+  project: string; // JSON array of the project's slugs
+  activities: string; // JSON array of activity slugs
+}
+
+/** The ids of a row: its project, and its activities as stored (ascending JSON array). */
+export interface KeptRowIds {
+  projectId: number;
+  activityIds: string;
+}
+
+/** Whether row `k` has an entry of its user dated @first to @last. */
+const HAS_ENTRY = `EXISTS (SELECT 1 FROM times t
+  WHERE t.user_id = k.user_id AND t.project_id = k.project_id
+    AND t.date_worked BETWEEN @first AND @last AND t.deleted_at IS NULL
+    AND (SELECT json_group_array(activity_id) FROM (SELECT ta.activity_id FROM time_activities ta
+      WHERE ta.time_id = t.id ORDER BY ta.activity_id)) = k.activity_ids)`;
+
+const SHOWN = `JOIN projects p ON p.id = k.project_id AND p.deleted_at IS NULL
+  WHERE NOT EXISTS (SELECT 1 FROM json_each(k.activity_ids) j
+      JOIN activities a ON a.id = j.value WHERE a.deleted_at IS NOT NULL)
+    AND NOT ${HAS_ENTRY}`;
+
+export type KeptRowStore = ReturnType<typeof createKeptRowStore>;
+
+export function createKeptRowStore(db: Db) {
+  const list = db.prepare(`SELECT psl.json AS project,
+      (SELECT json_group_array(slug) FROM (SELECT a.slug FROM json_each(k.activity_ids) j
+        JOIN activities a ON a.id = j.value ORDER BY a.slug)) AS activities
+    FROM (SELECT * FROM kept_rows WHERE user_id = @user AND week = @week) k
+    JOIN project_slug_lists psl ON psl.project_id = k.project_id
+    ${SHOWN}
+    ORDER BY k.position`);
+  const hasEntry = db
+    .prepare(`SELECT ${HAS_ENTRY}
+      FROM (SELECT @user AS user_id, @project AS project_id, @activities AS activity_ids) k`)
+    .pluck();
+  const clear = db.prepare('DELETE FROM kept_rows WHERE user_id = ? AND week = ?');
+  const insert = db.prepare(`INSERT INTO kept_rows (user_id, week, position, project_id,
+      activity_ids) VALUES (?, ?, ?, ?, ?)`);
+  const projectId = db
+    .prepare('SELECT project_id FROM project_slugs WHERE slug = ? AND live = 1')
+    .pluck();
+  const activityId = db
+    .prepare('SELECT id FROM activities WHERE slug = ? AND deleted_at IS NULL')
+    .pluck();
+
+  return {
+    /** The rows shown for a user's week (@first to @last its dates), in added order. */
+    list: (user: number, week: string, first: string, last: string) =>
+      list.all({ user, week, first, last }) as KeptRowRow[],
+
+    /** Whether the user has an entry of this row in the week. */
+    hasEntry: (user: number, row: KeptRowIds, first: string, last: string): boolean =>
+      hasEntry.get({
+        user,
+        project: row.projectId,
+        activities: row.activityIds,
+        first,
+        last,
+      }) === 1,
+
+    /** Replaces what is kept for a user's week. */
+    replace(user: number, week: string, rows: readonly KeptRowIds[]): void {
+      clear.run(user, week);
+      for (const [position, row] of rows.entries()) {
+        insert.run(user, week, position, row.projectId, row.activityIds);
+      }
+    },
+
+    projectId: (slug: string) => projectId.get(slug) as number | undefined,
+    activityId: (slug: string) => activityId.get(slug) as number | undefined,
+  };
+}
