@@ -66,6 +66,11 @@ export interface ShortListOptions {
   idleExitMs?: number;
   /** Internal: the most workers at once (default SHORT_LIST_WORKERS). */
   workers?: number;
+  /**
+   * Internal (tests): each answer of a worker waits for this before it is handed on, so
+   * that a test can have its client gone first.
+   */
+  holdAnswers?: () => Promise<void>;
   onEvent?: (event: ShortListEvent) => void;
 }
 
@@ -255,7 +260,8 @@ export function startShortLists(
         w.worker.unref();
         armIdleExit(w);
       }
-      answered(job, msg);
+      if (options.holdAnswers) options.holdAnswers().then(() => answered(job, msg));
+      else answered(job, msg);
     });
     const gone = (why: string) => {
       if (!w.started) starting = false;

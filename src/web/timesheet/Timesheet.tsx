@@ -3,13 +3,14 @@
 // changed): a new entry, the one entry updated, or deleted when emptied. A cell holding
 // several entries takes a new total on its most recent entry (cell-total.ts), else
 // opens them as a list (DayEntries) saying why. Each row can start the timer (RowTimer).
-// The week shown lives in the URL (?week=2024-W05). Changes made elsewhere (the timer,
-// an entry's dialog) arrive through api.onTimeChange. Each row shows its week part's
+// The week shown lives in the URL (?week=2024-W05); its entries and parts come from
+// week-data.ts, kept current with changes made elsewhere. It is drawn as a grid
+// (WeekGrid) on a desktop, a day at a time (DayView) on a phone. Each row shows its week part's
 // status (issue 32); a submitted or approved part's cells, and days before the lock date,
 // are read-only and say why; Submit week sends the week for approval. Rows added and not
 // yet filled (Add row, Copy last week) are kept on the server (kept-rows.ts, issue 34).
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, errorText, onPartsChange, onTimeChange, type Time, type WeekPart } from '../api';
+import { useMemo, useState } from 'preact/hooks';
+import { api, errorText, type Time } from '../api';
 import { activityName, memberProjects, projectOf, useCatalog } from '../base/catalog';
 import { Confirm } from '../base/Dialog';
 import {
@@ -22,7 +23,6 @@ import {
   today,
 } from '../base/dates';
 import { DURATION_HINT, formatDuration } from '../base/duration';
-import { ScrollBox } from '../base/ScrollBox';
 import { navigate, onLinkClick } from '../router';
 import { AddRow } from './AddRow';
 import { Cell } from './Cell';
@@ -32,8 +32,11 @@ import { DayEntries } from './DayEntries';
 import { DayView } from './DayView';
 import { FirstProject } from './FirstProject';
 import { useKeptRows } from './kept-rows';
+import { lockReason, PartStatus } from './PartStatus';
 import { RowTimer } from './RowTimer';
 import { dayShown, useNarrow, weekUrl } from './useDay';
+import { WEEKDAYS, WeekGrid } from './WeekGrid';
+import { useWeekParts, useWeekTimes } from './week-data';
 
 export interface Row {
   key: string;
@@ -44,27 +47,6 @@ export interface Row {
   activityNames: string;
 }
 
-const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-
-const sameUser = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
-const STATUS_TEXT: Record<WeekPart['status'], string> = {
-  open: 'Open',
-  submitted: 'Submitted',
-  approved: 'Approved',
-  rejected: 'Rejected',
-};
-
-/** Why a cell cannot be changed, or undefined when it can. */
-function lockReason(part: WeekPart | undefined, date: string, lockBefore: string | null) {
-  if (lockBefore !== null && date < lockBefore) {
-    return `Locked: entries before ${lockBefore} are locked`;
-  }
-  if (part?.status === 'submitted') return 'Locked: submitted for approval';
-  if (part?.status === 'approved') return `Locked: approved by ${part.decided_by ?? 'a manager'}`;
-  return undefined;
-}
-
 export function Timesheet(props: { username: string; query: URLSearchParams }) {
   const thisWeek = isoWeekOf(today());
   const week: IsoWeek = parseWeek(props.query.get('week')) ?? thisWeek;
@@ -73,83 +55,17 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
   const { catalog, error: catalogError } = useCatalog(props.username);
   const projects = catalog?.projects ?? [];
   const activities = catalog?.activities ?? [];
-  const [times, setTimes] = useState<Time[] | undefined>();
   const [status, setStatus] = useState('');
   const [error, setError] = useState<string | undefined>();
+  const times = useWeekTimes(props.username, days, weekText, setError);
+  const { parts, setParts, lockBefore } = useWeekParts(props.username, days, weekText);
   // Rows added and not yet filled, kept on the server (issue 34).
   const kept = useKeptRows(props.username, weekText, setError);
   const [open, setOpen] = useState<{ row: Row; date: string; reason?: string } | undefined>();
-  const arrived = useRef<number | undefined>();
-  const [parts, setParts] = useState<WeekPart[]>([]);
-  const [lockBefore, setLockBefore] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   // A phone shows one day at a time (DayView); the day is in the URL beside the week.
   const narrow = useNarrow();
   const day = dayShown(days, props.query);
-
-  // The week's parts and the lock date, again whenever a part is submitted or decided.
-  useEffect(() => {
-    let live = true;
-    const load = () => {
-      api.approvals({ user: [props.username], start: days[0], end: days[6] }).then(
-        (list) => live && setParts(list),
-        () => {},
-      );
-      api.lock().then(
-        (lock) => live && setLockBefore(lock.before),
-        () => {},
-      );
-    };
-    load();
-    const stopParts = onPartsChange(load);
-    // An entry added, moved or deleted changes the parts' totals and which parts exist.
-    const stopTimes = onTimeChange(load);
-    return () => {
-      live = false;
-      stopParts();
-      stopTimes();
-    };
-  }, [props.username, weekText]);
-
-  useEffect(() => {
-    setTimes(undefined);
-    let live = true;
-    api.times({ user: [props.username], start: days[0], end: days[6] }).then(
-      (list) => {
-        if (!live) return;
-        arrived.current = performance.now();
-        setTimes(list);
-      },
-      (err) => live && setError(errorText(err)),
-    );
-    // Any change of an entry, made here or elsewhere: keep it if it belongs on this page.
-    const stop = onTimeChange(({ uuid, time }) => {
-      const shown =
-        time &&
-        !time.deleted_at &&
-        sameUser(time.user, props.username) &&
-        days.includes(time.date_worked);
-      // In place, so a cell's entries keep their order as they change.
-      setTimes((list) => {
-        if (!list) return list;
-        if (!list.some((t) => t.uuid === uuid)) return shown ? [...list, time] : list;
-        return shown
-          ? list.map((t) => (t.uuid === uuid ? time : t))
-          : list.filter((t) => t.uuid !== uuid);
-      });
-    });
-    return () => {
-      live = false;
-      stop();
-    };
-  }, [props.username, weekText]);
-
-  // How long the grid took from the data's arrival to the screen (the browser tests log it).
-  useLayoutEffect(() => {
-    if (arrived.current === undefined || !times) return;
-    performance.measure('timesheet-render', { start: arrived.current });
-    arrived.current = undefined;
-  }, [times]);
 
   const rowFor = (projectSlugs: string[], acts: string[]): Row => {
     const project = projectOf(projects, projectSlugs);
@@ -357,58 +273,16 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
           cell={cellFor}
         />
       ) : (
-        <ScrollBox label="Timesheet" class="grid-scroll">
-          <table class="grid">
-            <caption>
-              Hours of {props.username}, {range}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Project, activity</th>
-                {days.map((d, i) => (
-                  <th scope="col" key={d} class={d === today() ? 'today' : undefined}>
-                    <abbr title={d}>{WEEKDAYS[i]}</abbr> <span class="date">{d.slice(8)}</span>
-                  </th>
-                ))}
-                <th scope="col">Total</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.length === 0 && (
-                <tr>
-                  <td colSpan={9} class="empty">
-                    Nothing booked this week yet: add a row below.
-                  </td>
-                </tr>
-              )}
-              {rows.map((row, r) => (
-                <tr key={row.key} data-key={row.key}>
-                  <th scope="row">{rowHead(row)}</th>
-                  {days.map((d, c) => (
-                    <td key={d}>{cellFor(row, r, d, c)}</td>
-                  ))}
-                  <td class="total">
-                    {formatDuration(days.reduce((n, d) => n + sum(entriesAt(row, d)), 0))}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row">Day total</th>
-                {days.map((d) => {
-                  const total = dayTotal(d);
-                  return (
-                    <td key={d} class={total ? 'total' : 'total zero'}>
-                      {formatDuration(total)}
-                    </td>
-                  );
-                })}
-                <td class="total week-total">{formatDuration(weekTotal)}</td>
-              </tr>
-            </tfoot>
-          </table>
-        </ScrollBox>
+        <WeekGrid
+          username={props.username}
+          days={days}
+          rows={rows}
+          rowHead={rowHead}
+          cell={cellFor}
+          rowTotal={(row) => days.reduce((n, d) => n + sum(entriesAt(row, d)), 0)}
+          dayTotals={days.map(dayTotal)}
+          weekTotal={weekTotal}
+        />
       )}
       <p class="hint muted">
         {narrow
@@ -447,21 +321,5 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
         />
       )}
     </section>
-  );
-}
-
-/** A row's week part: its status, and a rejection's comment (what to fix). */
-function PartStatus(props: { part: WeekPart | undefined }) {
-  const { part } = props;
-  if (!part || part.status === 'open') return null;
-  return (
-    <span class={`part-status ${part.status}`}>
-      <span class="badge">{STATUS_TEXT[part.status]}</span>
-      {part.status === 'rejected' && part.comment && (
-        <span class="comment">
-          {part.decided_by ?? 'A manager'}: “{part.comment}”
-        </span>
-      )}
-    </span>
   );
 }
