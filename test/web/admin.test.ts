@@ -172,7 +172,7 @@ describe('the web app: administration', { skip }, () => {
     for (const row of await rows.all())
       revisions.push(await row.locator('th, td').allTextContents());
     assert.deepEqual(
-      revisions.map((r) => [r[0], r[2], r[3], r[4]]),
+      revisions.map((r) => [r[0], r[2], r[4], r[5]]), // r[3]: what changed
       [
         ['3', siteManager.username, 'Reviews', 'code-review'],
         ['2', siteManager.username, 'Reviews', 'code-review'],

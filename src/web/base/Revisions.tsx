@@ -55,12 +55,12 @@ export function Revisions<R extends Revision>(props: {
                 <th scope="col">Revision</th>
                 <th scope="col">Changed at</th>
                 <th scope="col">By</th>
+                <th scope="col">Changes</th>
                 {props.columns.map((c) => (
                   <th scope="col" key={c.label}>
                     {c.label}
                   </th>
                 ))}
-                <th scope="col">Changes</th>
               </tr>
             </thead>
             <tbody>
@@ -69,11 +69,6 @@ export function Revisions<R extends Revision>(props: {
                   <th scope="row">{r.revision}</th>
                   <td class="nowrap">{formatInstant(r.changed_at)}</td>
                   <td>{r.changed_by ?? 'not recorded'}</td>
-                  {props.columns.map((c) => (
-                    <td class={c.class} key={c.label}>
-                      {c.cell(r)}
-                    </td>
-                  ))}
                   <td class="changes">
                     <ul>
                       {props.changes(r, revisions[i + 1]).map((line) => (
@@ -81,6 +76,11 @@ export function Revisions<R extends Revision>(props: {
                       ))}
                     </ul>
                   </td>
+                  {props.columns.map((c) => (
+                    <td class={c.class} key={c.label}>
+                      {c.cell(r)}
+                    </td>
+                  ))}
                 </tr>
               ))}
             </tbody>
