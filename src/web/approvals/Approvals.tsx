@@ -15,6 +15,7 @@ import { Dialog } from '../base/Dialog';
 import { daysOfWeek, formatInstant, parseWeek } from '../base/dates';
 import { formatDuration } from '../base/duration';
 import { ScrollBox } from '../base/ScrollBox';
+import { WEEKDAYS } from '../base/week';
 import { navigate } from '../router';
 import { LockDate } from './LockDate';
 import { mayDecide } from './rules';
@@ -26,7 +27,6 @@ const STATUSES: { value: Status; label: string }[] = [
   { value: 'rejected', label: 'Rejected' },
   { value: 'open', label: 'Open (not submitted)' },
 ];
-const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 const keyOf = (p: Pick<WeekPart, 'user' | 'week' | 'project'>) =>
   `${p.user}|${p.week}|${p.project[0] ?? ''}`;

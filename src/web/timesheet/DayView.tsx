@@ -7,11 +7,10 @@
 import type { ComponentChildren } from 'preact';
 import { formatWeek, fromIsoDate, isoWeekOf, today } from '../base/dates';
 import { formatDuration } from '../base/duration';
+import { WEEKDAYS } from '../base/week';
 import { navigate } from '../router';
 import type { Row } from './Timesheet';
 import { dayUrl, shiftDay } from './useDay';
-
-const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 /** `Wednesday 31 January` in the browser's language (the date itself has no zone). */
 function longDate(date: string): string {

@@ -6,22 +6,13 @@
 // manager who is a member of no project lands here (Home.tsx).
 import { api } from '../api';
 import { useCatalog } from '../base/catalog';
-import {
-  daysOfWeek,
-  formatWeek,
-  type IsoWeek,
-  isoWeekOf,
-  parseWeek,
-  shiftWeek,
-  today,
-} from '../base/dates';
+import { daysOfWeek, formatWeek, type IsoWeek, isoWeekOf, parseWeek, today } from '../base/dates';
 import { formatDuration } from '../base/duration';
 import { useResource } from '../base/resource';
 import { ScrollBox } from '../base/ScrollBox';
+import { DayHeadings, WeekNav } from '../base/week';
 import { navigate, onLinkClick } from '../router';
 import { managedProjects, teamRows } from './team';
-
-const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 function reportUrl(start: string, end: string, project?: string): string {
   const q = new URLSearchParams({ range: 'custom', start, end });
@@ -66,21 +57,7 @@ export function TeamWeek(props: {
         <h1>
           Team week {week.week}, {week.year}
         </h1>
-        <nav class="weeks" aria-label="Weeks">
-          <button type="button" onClick={() => go(shiftWeek(week, -1))} aria-label="Previous week">
-            ‹ Previous
-          </button>
-          <a
-            href={props.path}
-            onClick={onLinkClick}
-            aria-current={formatWeek(thisWeek) === weekText ? 'page' : undefined}
-          >
-            This week
-          </a>
-          <button type="button" onClick={() => go(shiftWeek(week, 1))} aria-label="Next week">
-            Next ›
-          </button>
-        </nav>
+        <WeekNav week={week} thisWeekHref={props.path} go={go} />
       </div>
       <p class="muted">
         Who logged what on the projects you manage, {start} – {end}.
@@ -105,11 +82,7 @@ export function TeamWeek(props: {
                 <tr>
                   <th scope="col">Person</th>
                   <th scope="col">Project</th>
-                  {days.map((d, i) => (
-                    <th scope="col" key={d} class={d === today() ? 'day today' : 'day'}>
-                      <abbr title={d}>{WEEKDAYS[i]}</abbr> <span class="date">{d.slice(8)}</span>
-                    </th>
-                  ))}
+                  <DayHeadings days={days} class="day" />
                   <th scope="col">Total</th>
                 </tr>
               </thead>

@@ -13,17 +13,10 @@ import { useMemo, useState } from 'preact/hooks';
 import { api, errorText, type Time } from '../api';
 import { activityName, memberProjects, projectOf, useCatalog } from '../base/catalog';
 import { Confirm } from '../base/Dialog';
-import {
-  daysOfWeek,
-  formatWeek,
-  type IsoWeek,
-  isoWeekOf,
-  parseWeek,
-  shiftWeek,
-  today,
-} from '../base/dates';
+import { daysOfWeek, formatWeek, type IsoWeek, isoWeekOf, parseWeek, today } from '../base/dates';
 import { DURATION_HINT, formatDuration } from '../base/duration';
-import { navigate, onLinkClick } from '../router';
+import { WEEKDAYS, WeekNav } from '../base/week';
+import { navigate } from '../router';
 import { AddRow } from './AddRow';
 import { Cell } from './Cell';
 import { CopyLastWeek } from './CopyLastWeek';
@@ -35,7 +28,7 @@ import { useKeptRows } from './kept-rows';
 import { lockReason, PartStatus } from './PartStatus';
 import { RowTimer } from './RowTimer';
 import { dayShown, useNarrow, weekUrl } from './useDay';
-import { WEEKDAYS, WeekGrid } from './WeekGrid';
+import { WeekGrid } from './WeekGrid';
 import { useWeekParts, useWeekTimes } from './week-data';
 
 export interface Row {
@@ -203,21 +196,7 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
         <h1>
           Week {week.week}, {week.year}
         </h1>
-        <nav class="weeks" aria-label="Weeks">
-          <button type="button" onClick={() => go(shiftWeek(week, -1))} aria-label="Previous week">
-            ‹ Previous
-          </button>
-          <a
-            href="/"
-            onClick={onLinkClick}
-            aria-current={formatWeek(thisWeek) === weekText ? 'page' : undefined}
-          >
-            This week
-          </a>
-          <button type="button" onClick={() => go(shiftWeek(week, 1))} aria-label="Next week">
-            Next ›
-          </button>
-        </nav>
+        <WeekNav week={week} thisWeekHref="/" go={go} />
         <div class="toolbar-end">
           <CopyLastWeek
             username={props.username}

@@ -2,12 +2,10 @@
 // cell per day, with row, day and week totals. The row heads and cells are the
 // Timesheet's, shared with the day view.
 import type { JSX } from 'preact';
-import { today } from '../base/dates';
 import { formatDuration } from '../base/duration';
 import { ScrollBox } from '../base/ScrollBox';
+import { DayHeadings } from '../base/week';
 import type { Row } from './Timesheet';
-
-export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 export function WeekGrid(props: {
   username: string;
@@ -29,11 +27,7 @@ export function WeekGrid(props: {
         <thead>
           <tr>
             <th scope="col">Project, activity</th>
-            {days.map((d, i) => (
-              <th scope="col" key={d} class={d === today() ? 'today' : undefined}>
-                <abbr title={d}>{WEEKDAYS[i]}</abbr> <span class="date">{d.slice(8)}</span>
-              </th>
-            ))}
+            <DayHeadings days={days} />
             <th scope="col">Total</th>
           </tr>
         </thead>
