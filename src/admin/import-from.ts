@@ -6,6 +6,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { createActivityStore } from '../activities/store';
 import { isTimeZone } from '../dates';
 import { createReaderPool } from '../db/readers';
+import { csvBatchesInWorker } from '../importers/csv-thread';
 import { ImportOptionError, type ImportOptions, ImportStopped } from '../importers/engine';
 import { FORMAT_NAMES, type FormatName } from '../importers/format';
 import { NotThatFormat } from '../importers/read';
@@ -64,7 +65,9 @@ export async function importFromCommand(opts: ImportFromOptions): Promise<string
     activities: createActivityStore(db, readers),
   };
   try {
-    const report = await importStream(deps, null, options, file);
+    // csv-parse on a worker thread: the command is the only work of its process, and the
+    // parsing of a batch overlaps the engine's checks and writes of the one before.
+    const report = await importStream(deps, null, options, file, undefined, csvBatchesInWorker);
     return opts.json ? JSON.stringify(report, null, 2) : reportText(report);
   } catch (err) {
     if (err instanceof NotThatFormat) throw new CliError(`${opts.file} ${err.message}`);
