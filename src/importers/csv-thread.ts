@@ -1,20 +1,21 @@
-// csvBatches on a worker thread (importers/csv-worker.ts), for `admin import-from`: the
-// command's event loop has nothing else to do, so while the import engine checks and
-// writes one batch, csv-parse reads the next on the machine's second core. The records,
+// csvBatches on a worker thread (importers/csv-worker.ts), for `admin import-from
+// --dry-run`: the command's event loop has nothing else to do, so while the import engine
+// checks one batch, csv-parse reads the next on the machine's second core. The records,
 // their lines and a CsvSyntaxError's line are those csvBatches gives in-process (the
 // worker runs it); only the work moves.
 import { csvWorkerSource } from '../embedded';
 import { startWorker } from '../heap-growth';
-import { type CsvRecord, CsvSyntaxError } from './csv';
+import { BATCH_RECORDS, type CsvRecord, CsvSyntaxError } from './csv';
 import type { CsvWorkerInput, CsvWorkerOutput } from './csv-worker';
 
 /**
  * How far the reading runs ahead of the engine: bytes posted and not yet parsed, and
- * batches parsed and not yet taken. About two batches of 10,000 rows either way: enough
- * that the worker never waits on the engine's batch, and a bound on what is held.
+ * messages of records (POSTED_RECORDS each) not yet taken. About one batch of 10,000
+ * rows either way: the worker parses the next batch while the engine takes one, and
+ * what is held stays bounded.
  */
-const AHEAD_BYTES = 2 * 1024 * 1024;
-const AHEAD_BATCHES = 2;
+const AHEAD_BYTES = 1024 * 1024;
+const AHEAD_MESSAGES = 12;
 
 type Batch = Extract<CsvWorkerOutput, { fields: string[] }>;
 
@@ -30,7 +31,11 @@ function unpack({ fields, records }: Batch): CsvRecord[] {
   return out;
 }
 
-/** csvBatches(input), parsed on a worker thread. */
+/**
+ * csvBatches(input), parsed on a worker thread: the same batches (the header alone, then
+ * BATCH_RECORDS each), regrouped from the worker's messages. A syntax error drops the
+ * records of the batch it broke, as csvBatches does.
+ */
 export async function* csvBatchesInWorker(
   input: AsyncIterable<Buffer | string>,
 ): AsyncGenerator<CsvRecord[], void> {
@@ -52,7 +57,7 @@ export async function* csvBatchesInWorker(
   };
 
   const pump = () => {
-    if (reading || ended || failure || ahead >= AHEAD_BYTES || queue.length >= AHEAD_BATCHES) {
+    if (reading || ended || failure || ahead >= AHEAD_BYTES || queue.length >= AHEAD_MESSAGES) {
       return;
     }
     reading = true;
@@ -90,6 +95,8 @@ export async function* csvBatchesInWorker(
     woken();
   });
 
+  let header = true;
+  let batch: CsvRecord[] = [];
   try {
     pump();
     for (;;) {
@@ -102,11 +109,25 @@ export async function* csvBatchesInWorker(
         continue;
       }
       pump();
-      if ('done' in message) return;
-      if ('syntax' in message)
+      if ('done' in message) {
+        if (batch.length > 0) yield batch;
+        return;
+      }
+      if ('syntax' in message) {
         throw new CsvSyntaxError(message.syntax.line, message.syntax.message);
+      }
       if ('failed' in message) throw new Error(message.failed);
-      yield unpack(message);
+      if (header) {
+        header = false;
+        yield unpack(message);
+        continue;
+      }
+      for (const record of unpack(message)) batch.push(record);
+      if (batch.length >= BATCH_RECORDS) {
+        const full = batch;
+        batch = [];
+        yield full;
+      }
     }
   } finally {
     void worker.terminate();
