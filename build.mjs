@@ -2,8 +2,8 @@
 //
 //   1. esbuild bundles src/main.ts and everything it imports into dist/timetrack.cjs; the
 //      sql/ migrations, the bundled workers (bcrypt, WAL checkpoints, short lists, large
-//      reports), the version and the commit go in as __TIMETRACK_EMBEDDED__ (read by
-//      src/embedded.ts).
+//      reports, the import's CSV parser), the version and the commit go in as
+//      __TIMETRACK_EMBEDDED__ (read by src/embedded.ts).
 //   2. Node's own Single Executable Application support (Node 20, fully offline) turns
 //      the bundle plus better-sqlite3's native addon (a SEA asset, unpacked at run time by
 //      src/db/native-sea.ts) into a blob, which postject injects into a copy of the
@@ -112,6 +112,7 @@ const bcryptWorker = embedded.bcryptWorkerSource();
 const checkpointWorker = embedded.bundleWorker(embedded.CHECKPOINT_WORKER);
 const shortListWorker = embedded.bundleWorker(embedded.SHORT_LIST_WORKER);
 const reportWorker = embedded.bundleWorker(embedded.REPORT_WORKER);
+const csvWorker = embedded.bundleWorker(embedded.CSV_WORKER);
 
 rmSync(DIST, { recursive: true, force: true });
 mkdirSync(DIST, { recursive: true });
@@ -140,6 +141,7 @@ await build({
       checkpointWorker,
       shortListWorker,
       reportWorker,
+      csvWorker,
       web: webBuild.serializeAssets(web.assets),
     }),
   },

@@ -134,7 +134,11 @@ const LIMITS: Record<RowId, string> = {
     'The keys seen, to find rows the file has twice, are 16 bytes each in one ' +
     'open-addressing table (src/importers/key-set.ts; ~32 MB for a million rows): as a Set ' +
     'of strings they held ~150 MB, the 320 MB peak of the first measurement. The young ' +
-    'generation stays at 1 MB (src/heap-growth.ts): a piece is garbage before the next.',
+    'generation stays at 1 MB (src/heap-growth.ts): a piece is garbage before the next. ' +
+    'csv-parse runs on a worker thread (src/importers/csv-thread.ts) that posts 1,000 ' +
+    'records a message, so that the parsing of the next batch overlaps the checks of this ' +
+    'one on the second core: ~25 MB more peak RSS (the worker and what is in flight) and ' +
+    'a third more CPU in all, for ~20 % less wall time on an otherwise idle second core.',
   import:
     'The dry run plus the writes, in batches of 40,000 rows per transaction, which the ' +
     'command keeps open over the pieces of the file. A batch inserts its entries in index ' +
@@ -152,19 +156,24 @@ const LIMITS: Record<RowId, string> = {
 /** How a miss could be closed, row by row. */
 const CLOSE: Partial<Record<RowId, string>> = {
   'import-dry':
-    'Closing the gap: on 100,000 rows csv-parse is about a third of the CPU time (its ' +
-    'parse and the strings it makes per field, ~7 µs a row), SHA-256 and the date and ' +
-    'clock parsers most of the rest; a hand-written CSV scanner over the decoded piece ' +
-    'would be the next step.',
+    'Closing the gap: with csv-parse on the worker (300,000 rows), the event loop spends ' +
+    "about a quarter of its time collecting garbage, a tenth in the engine's per-row " +
+    'checks, a tenth in the source key (SHA-256) and much of the rest in the ' +
+    "format's date, clock and duration parsers; on a loaded machine the worker competes " +
+    'for the second core and the gain shrinks.',
   import:
     'Closing the gap: of the writes (CPU time, 100,000 rows) the inserts into times and ' +
     'time_activities are about three fifths (five indexes on times, walked in order; the ' +
     'three gated triggers still cost ~6–9 µs a row for their WHEN), the bulk derived rows ' +
     'an eighth, sorting and the source keys a tenth, the COMMIT with its checkpoint an ' +
     "eighth; the dry run's reading is a quarter of the whole. " +
-    'Reading the file in a worker thread while the main thread writes, and dropping the ' +
-    'three triggers inside the batch transaction (re-created before its COMMIT) instead of ' +
-    'gating them, are what is left.',
+    'Reading the file in a worker thread, as the dry run does, was measured here too ' +
+    '(300,000 rows): no gain in CPU or wall time, and peak RSS 164 → 200 MB, so a real ' +
+    'import parses on its event loop. Of 100,000 rows, 26 pwrite calls a row (WAL frames ' +
+    'and the checkpoint) and a quarter of the CPU in the kernel copying pages: a page ' +
+    'cache of 32 MiB instead of 8, or checkpoints deferred over several batches, did not ' +
+    'help. Dropping the three triggers inside the batch transaction (re-created before ' +
+    'its COMMIT) instead of gating them, and multi-row INSERTs, are what is left.',
   time:
     'Closing the gap: on a quiet machine the bare server answers 37,000–41,000 req/s, as ' +
     'fast as the load generator can ask, so 30 % means ~82–85 µs per request on the one ' +

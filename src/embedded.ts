@@ -29,6 +29,7 @@ interface Embedded {
   checkpointWorker: string;
   shortListWorker: string;
   reportWorker: string;
+  csvWorker: string;
   web: SerializedAsset[];
 }
 
@@ -84,6 +85,18 @@ export function version(): { version: string; commit: string } {
 export function bcryptWorkerSource(): string {
   if (isBundled) return (__TIMETRACK_EMBEDDED__ as Embedded).bcryptWorker;
   return bundleWorker('src/auth/bcrypt-worker.ts');
+}
+
+/** The CSV worker's entry point (importers/csv-thread.ts); build.mjs bundles it. */
+export const CSV_WORKER = 'src/importers/csv-worker.ts';
+
+let csvWorker: string | undefined;
+
+/** Source of the CSV worker of `admin import-from`, run the same way (bundled once). */
+export function csvWorkerSource(): string {
+  if (isBundled) return (__TIMETRACK_EMBEDDED__ as Embedded).csvWorker;
+  csvWorker ??= bundleWorker(CSV_WORKER);
+  return csvWorker;
 }
 
 /** The entry points of the workers with a database connection (build.mjs bundles them). */

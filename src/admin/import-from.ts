@@ -6,6 +6,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { createActivityStore } from '../activities/store';
 import { isTimeZone } from '../dates';
 import { createReaderPool } from '../db/readers';
+import { csvBatchesInWorker } from '../importers/csv-thread';
 import { ImportOptionError, type ImportOptions, ImportStopped } from '../importers/engine';
 import { FORMAT_NAMES, type FormatName } from '../importers/format';
 import { NotThatFormat } from '../importers/read';
@@ -64,7 +65,12 @@ export async function importFromCommand(opts: ImportFromOptions): Promise<string
     activities: createActivityStore(db, readers),
   };
   try {
-    const report = await importStream(deps, null, options, file);
+    // A dry run parses on a worker thread (csv-thread.ts): the parsing of a batch overlaps
+    // the engine's checks of the one before (1,000,000 rows: 20.5 → 16.9 s, for ~25 MB
+    // more peak RSS). A real import does not: its time is SQLite's, the overlap bought
+    // nothing measurable, and the worker's memory took its peak RSS from 164 to 200 MB.
+    const csv = opts.dryRun ? csvBatchesInWorker : undefined;
+    const report = await importStream(deps, null, options, file, undefined, csv);
     return opts.json ? JSON.stringify(report, null, 2) : reportText(report);
   } catch (err) {
     if (err instanceof NotThatFormat) throw new CliError(`${opts.file} ${err.message}`);

@@ -2,7 +2,7 @@
 // engine. The one entry point of `admin import-from` and POST /v0/imports.
 
 import type { Actor } from '../policy';
-import { csvBatches } from './csv';
+import { type CsvRecord, csvBatches } from './csv';
 import { type ImportDeps, type ImportOptions, type ImportReport, runImport } from './engine';
 import { FORMATS, NotThatFormat, type ReadTally, readRows } from './read';
 import { isXlsx, xlsxBatches } from './xlsx';
@@ -13,6 +13,8 @@ export async function importStream(
   options: ImportOptions,
   input: AsyncIterable<Buffer | string>,
   onProgress?: (rows: number) => void,
+  /** How CSV is parsed: in-process, or on a worker thread (csv-thread.ts, the command). */
+  csv: (input: AsyncIterable<Buffer | string>) => AsyncIterable<CsvRecord[]> = csvBatches,
 ): Promise<ImportReport> {
   const format = FORMATS[options.format];
   const tally: ReadTally = { dropped: new Map() };
@@ -35,7 +37,7 @@ export async function importStream(
         throw new NotThatFormat(format, [], `is a spreadsheet, not ${format.title} (CSV)`);
       }
       yield* xlsxBatches(rest());
-    } else yield* csvBatches(rest());
+    } else yield* csv(rest());
   };
   return runImport(
     deps,

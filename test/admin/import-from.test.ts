@@ -324,6 +324,16 @@ describe('admin import-from: a file that breaks off', () => {
       file,
       `${head}${rows(0, 25_000)}2024-06-01,Website Redesign,"Development,oops,1,Alice,Smith\n${rows(25_000, 25_010)}`,
     );
+    // A dry run (whose CSV is parsed on a worker thread) stops at the same line and counts
+    // the same rows.
+    const dry = await importFrom(server, 'harvest', file, '--dry-run');
+    assertUserError(
+      dry,
+      /the import stopped at line 25002: Quote Not Closed.*; nothing from line 20002 on was written/,
+    );
+    assert.match(dry.stdout, /Dry run of harvest: 20000 rows read, 20000 entries to create/);
+    assert.equal(await count(), 0);
+
     const res = await importFrom(server, 'harvest', file);
     assertUserError(
       res,
