@@ -191,21 +191,31 @@ const CLOSE: Partial<Record<RowId, string>> = {
   project:
     "Closing the gap: as for 1a; the statement is already one lookup of the project's stored JSON.",
   month:
-    'Closing the gap: not closed by this round (issue 30), on purpose. Until sql/009 each ' +
+    'Closing the gap: not closed (issue 30). Until sql/009 each ' +
     "entry's whole JSON was stored twice (730 MiB with its indexes, 70 % of the file) and a " +
     'month was read as ~550 stored texts joined (~0.3 ms of CPU in-process); now it is ' +
     'written at read time from rows that hold no borrowed names (~0.8 ms), so the file is ' +
-    '1.45× its plain tables and a rename touches one small row. The month row is CPU-bound: ' +
-    '~2.4 ms of the two cores per request with the load generator, so 10 connections queue ' +
-    "for ~12 ms. In-process, turning every entry's row into text costs ≥ 0.6 ms a month " +
-    'however much of it is prepared: with the JSON pre-written in two pieces per entry ' +
-    '(303 MiB, keys included) ~0.6 ms, with its values prepared (today, 154 MiB) ~0.8 ms, ' +
-    'with nothing but the uuid ~0.28 ms, ~0.14 ms of which are the three name lookups. Only ' +
-    'the whole text stored per entry reads as fast as before, and it alone (~290 MiB on ' +
-    'this set) is more than the 1.5× file budget leaves (~170 MiB). Tried: reading on the ' +
-    'worker alone instead of on both cores (a run of this row by itself: 770 req/s, p99 40 ms). ' +
-    'What would close it: more cores (the row is CPU-bound, not I/O-bound), or a stored ' +
-    'copy of recent months only, which the benchmark (a middle year) would not see.',
+    '1.47× its plain tables and a rename touches one small row. In-process, turning every ' +
+    "entry's row into text costs ≥ 0.6 ms a month however much of it is prepared: with the " +
+    'JSON pre-written in two pieces per entry (303 MiB, keys included) ~0.6 ms, with its ' +
+    'values prepared (today, 154 MiB) ~0.8 ms, with nothing but the uuid ~0.28 ms, ~0.14 ms ' +
+    'of which are the three name lookups; building the JSON in JavaScript from the raw ' +
+    'columns instead is slower (~1.8–2.5 ms: a V8 value per column), and gzip of a ' +
+    "month's body does not pay for itself (inflating it again is ~0.5 ms). Only the whole " +
+    'text stored per entry reads as fast as before, and it alone (~290 MiB on this set) is ' +
+    'more than the 1.5× file budget leaves (~170 MiB). This round: the slot leak above had ' +
+    'put every list of this row on the event loop (one thread; 869 req/s, p99 35 ms in the ' +
+    'last published run); with it fixed and one list worker per core the event loop does ' +
+    'only HTTP (~0.3 ms a list), and side by side on this machine (same build, alternating ' +
+    'runs) two workers gave 854–1,007 req/s at p99 22.7–26.8 ms against 567–569 req/s at ' +
+    'p99 54 ms for one worker with the event loop reading what it could not take. Two ' +
+    'threads writing JSON at once each spend ~1.4× the CPU per list that one thread does ' +
+    '(0.53–0.7 ms each against ~0.8 ms for the pair in-process, per-thread CPU from /proc), ' +
+    'so the two cores give ~1.3× one, not 2×. At ~1,000 lists/s ten connections queue for ' +
+    '~10 ms on average (p50 ~9–10 ms); p99 < 15 ms would need ~1,500 lists/s, i.e. a month ' +
+    "read in ~0.5 ms of CPU: what would close it is more cores, or a stored copy of each " +
+    'entry\'s whole text (the file budget), or a cache of month bodies, which at ~180 KB a ' +
+    'month would not fit the 150 MB RSS target for the 500 months this row cycles through.',
   create:
     'Closing the gap: what is left per create is its statements (~250 µs in-process, the ' +
     'index inserts and the JSON the largest) and HTTP; the checkpoints, most of the cost ' +
