@@ -213,8 +213,8 @@ const CLOSE: Partial<Record<RowId, string>> = {
     '(0.53–0.7 ms each against ~0.8 ms for the pair in-process, per-thread CPU from /proc), ' +
     'so the two cores give ~1.3× one, not 2×. At ~1,000 lists/s ten connections queue for ' +
     '~10 ms on average (p50 ~9–10 ms); p99 < 15 ms would need ~1,500 lists/s, i.e. a month ' +
-    "read in ~0.5 ms of CPU: what would close it is more cores, or a stored copy of each " +
-    'entry\'s whole text (the file budget), or a cache of month bodies, which at ~180 KB a ' +
+    'read in ~0.5 ms of CPU: what would close it is more cores, or a stored copy of each ' +
+    "entry's whole text (the file budget), or a cache of month bodies, which at ~180 KB a " +
     'month would not fit the 150 MB RSS target for the 500 months this row cycles through.',
   create:
     'Closing the gap: what is left per create is its statements (~250 µs in-process, the ' +
