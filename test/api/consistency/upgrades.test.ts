@@ -160,6 +160,12 @@ const LATER_DATA: Record<number, string> = {
   14: `UPDATE times SET start_time = '08:30:00' WHERE id = 3;
       UPDATE time_revisions SET start_time = '09:00:00' WHERE time_id = 1 AND revision = 1;
       UPDATE users SET timezone = 'Europe/Berlin' WHERE username = 'alice';`,
+  // Imports (issue 31): Bob's entry came from an earlier import, under this source key.
+  15: `INSERT INTO import_sources (key, time_id) VALUES ('upgradedImportKey0000a', 3);`,
+  // Sessions that last (issue 34): alice's token was renewed once, for half an hour.
+  16: `INSERT INTO renewed_tokens (user_id, issued_at, signed_in_at, expires_at)
+      VALUES (2, ${at('2024-04-03T08:30:00.000Z')}, ${at('2024-04-03T08:00:00.000Z')},
+        ${at('2024-04-03T09:00:00.000Z')});`,
   // Issue 34: alice kept a row (pgd, docs) on her week 2024-W15, not yet filled; gwm's
   // revision 1 kept its users map (alice a member).
   17: `INSERT INTO kept_rows (user_id, week, position, project_id, activity_ids)
@@ -828,6 +834,28 @@ for (const from of MIGRATIONS) {
         history[1]?.users,
         kept ? { alice: { member: true, spectator: false, manager: false } } : undefined,
       );
+    });
+
+    it("keeps an earlier import's source key (schema 15 on) and a renewal (schema 16 on)", () => {
+      // What the migrations after them must carry: the key makes a re-import skip the
+      // entry; the renewal keeps the session's first sign-in for --session-max.
+      const db = new Database(dbFile, { readonly: true });
+      try {
+        const keys = db.prepare('SELECT key, time_id FROM import_sources').all();
+        assert.deepEqual(
+          keys,
+          from.version >= 15 ? [{ key: 'upgradedImportKey0000a', time_id: 3 }] : [],
+        );
+        const renewals = db.prepare('SELECT user_id, signed_in_at FROM renewed_tokens').all();
+        assert.deepEqual(
+          renewals,
+          from.version >= 16
+            ? [{ user_id: 2, signed_in_at: Date.parse('2024-04-03T08:00:00.000Z') }]
+            : [],
+        );
+      } finally {
+        db.close();
+      }
     });
 
     it('passes `admin check` once upgraded', async () => {
