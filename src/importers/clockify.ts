@@ -1,7 +1,7 @@
 // Clockify: Reports → Detailed → Export → Save as CSV. Dates in the workspace's format
 // (MM/DD/YYYY by default), times on its 12- or 24-hour clock, in the exporting user's zone;
 // the duration twice, as a clock (`Duration (h)`) and as decimal hours.
-import { durationOf, type ImportFormat, orNull, splitTags, startOf } from './format';
+import { durationOf, type ImportFormat, startOf, taskRow } from './format';
 
 export const clockify: ImportFormat = {
   name: 'clockify',
@@ -42,18 +42,6 @@ export const clockify: ImportFormat = {
       endDate !== '',
     );
     if (duration === undefined) return `duration ${cell('Duration (h)')} is not a duration`;
-    const task = cell('Task').trim();
-    return {
-      email: orNull(cell('Email')),
-      name: orNull(cell('User')),
-      project,
-      activities: task === '' ? [] : [task],
-      tags: splitTags(cell('Tags')),
-      notes: orNull(cell('Description')),
-      start,
-      date: null,
-      duration,
-      issue_uri: null,
-    };
+    return taskRow(cell, start, duration);
   },
 };

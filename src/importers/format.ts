@@ -87,6 +87,27 @@ export const person = (text: string): { email: string | null; name: string | nul
 };
 
 /** A date and a clock from two cells, or from one cell that has both. */
+/**
+ * The row of a tracker whose export names one person by User and Email, a project, a Task
+ * (its activity, if any), Tags and a Description, with a start and a duration read from
+ * the format's own columns (Toggl Track, Clockify).
+ */
+export const taskRow = (cell: Cells, start: Start, duration: number): RowFields => {
+  const task = cell('Task').trim();
+  return {
+    email: orNull(cell('Email')),
+    name: orNull(cell('User')),
+    project: cell('Project').trim(),
+    activities: task === '' ? [] : [task],
+    tags: splitTags(cell('Tags')),
+    notes: orNull(cell('Description')),
+    start,
+    date: null,
+    duration,
+    issue_uri: null,
+  };
+};
+
 export function startOf(dateCell: string, clockCell: string | undefined): Start | undefined {
   if (clockCell === undefined) return parseDateTime(dateCell);
   const date = parseDate(dateCell);

@@ -1,6 +1,6 @@
 // Toggl Track: Reports → Detailed → Export → CSV. Start and end are the wall clock of the
 // exporting user's profile zone, in that profile's date and time formats (12- or 24-hour).
-import { durationOf, type ImportFormat, orNull, splitTags, startOf } from './format';
+import { durationOf, type ImportFormat, startOf, taskRow } from './format';
 import { parseDuration } from './values';
 
 export const toggl: ImportFormat = {
@@ -37,18 +37,6 @@ export const toggl: ImportFormat = {
         endDate !== '',
       );
     if (duration === undefined) return `duration ${cell('Duration')} is not a duration`;
-    const task = cell('Task').trim();
-    return {
-      email: orNull(cell('Email')),
-      name: orNull(cell('User')),
-      project,
-      activities: task === '' ? [] : [task],
-      tags: splitTags(cell('Tags')),
-      notes: orNull(cell('Description')),
-      start,
-      date: null,
-      duration,
-      issue_uri: null,
-    };
+    return taskRow(cell, start, duration);
   },
 };
