@@ -67,8 +67,9 @@ export interface ShortListOptions {
   /** Internal: the most workers at once (default SHORT_LIST_WORKERS). */
   workers?: number;
   /**
-   * Internal (tests): each answer of a worker waits for this before it is handed on, so
-   * that a test can have its client gone first.
+   * Internal (tests): each answer of a worker waits for this before it is handed on, and
+   * its list counts as in flight on that worker meanwhile, so that a test can have its
+   * client gone first, or have lists come while a worker has one in flight.
    */
   holdAnswers?: () => Promise<void>;
   onEvent?: (event: ShortListEvent) => void;
@@ -227,6 +228,18 @@ export function startShortLists(
     else here(job.query, job.cap).then(job.resolve, job.reject); // larger than a slot
   };
 
+  /** `w` has answered: the list is no longer in flight on it, and goes to its response. */
+  const settle = (w: ListWorker, msg: Exclude<ShortListReply, { ready: true }>) => {
+    const job = w.waiting.get(msg.id);
+    if (!job) return; // read on the event loop instead, as its worker had exited
+    w.waiting.delete(msg.id);
+    if (w.waiting.size === 0) {
+      w.worker.unref();
+      armIdleExit(w);
+    }
+    answered(job, msg);
+  };
+
   const spawn = (code: string) => {
     const data: ShortListWorkerData = {
       file,
@@ -253,15 +266,8 @@ export function startShortLists(
         emit('ready');
         return;
       }
-      const job = w.waiting.get(msg.id);
-      if (!job) return;
-      w.waiting.delete(msg.id);
-      if (w.waiting.size === 0) {
-        w.worker.unref();
-        armIdleExit(w);
-      }
-      if (options.holdAnswers) options.holdAnswers().then(() => answered(job, msg));
-      else answered(job, msg);
+      if (options.holdAnswers) options.holdAnswers().then(() => settle(w, msg));
+      else settle(w, msg);
     });
     const gone = (why: string) => {
       if (!w.started) starting = false;

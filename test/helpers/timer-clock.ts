@@ -17,3 +17,22 @@ export function timerRunFor(dbFile: string, username: string, seconds: number): 
     db.close();
   }
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Waits, only when the UTC day turns less than `marginMs` before or after now, until it is
+ * `marginMs` past that midnight: a test that books "today" and runs the page's clock
+ * 125 s forward (or starts it that far back) then finds one day on the server and in the
+ * page from its start to its end.
+ */
+export async function clearOfMidnight(marginMs = 150_000): Promise<void> {
+  const intoDay = Date.now() % DAY_MS;
+  const wait =
+    intoDay < marginMs
+      ? marginMs - intoDay
+      : DAY_MS - intoDay < marginMs
+        ? DAY_MS - intoDay + marginMs
+        : 0;
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+}

@@ -10,7 +10,7 @@ import { before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { createUser, type TestUser } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
-import { timerRunFor } from '../helpers/timer-clock';
+import { clearOfMidnight, timerRunFor } from '../helpers/timer-clock';
 import { aliceInGwm, axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
 
 const skip = skipReason();
@@ -73,11 +73,13 @@ describe('the web app: the timer in the grid, typeable cells, marks', { skip }, 
   for (const [screen, viewport, week, monday] of SCREENS) {
     it(`starts the timer from a row; the stop joins the cell's one entry (${screen})`, async () => {
       const user = users[screen] as TestUser;
-      // Today on the server's clock (TZ=UTC in the tests), as the browser's.
+      // Today on the server's clock (TZ=UTC in the tests), as the browser's: the page's
+      // clock starts 125 s back, so that after it has run forward it is the server's again.
+      await clearOfMidnight();
       const today = new Date().toISOString().slice(0, 10);
       await book(user, today, 3600);
       const page = await newPage(browser, { viewport, bypassCSP: true });
-      await page.clock.install();
+      await page.clock.install({ time: Date.now() - 125_000 });
       await signIn(page, server.url, user.username, user.password);
       const start = page.getByRole('button', { name: `Start timer on ${ROW}` });
       assert.deepEqual(await axeViolations(page), [], 'the week with its row buttons');

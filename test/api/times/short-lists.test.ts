@@ -48,13 +48,38 @@ describe('short lists on the list worker threads', { timeout: 60_000 }, () => {
   /** Months' lists as the event loop read them, before the worker was ready. */
   const before_: { month: (typeof MONTHS)[number]; reply: Reply }[] = [];
 
+  /** While set, the workers' answers wait for it (their lists still in flight). */
+  let held: Promise<void> | undefined;
+  let heldAnswers = 0;
+  const wakeAll = () => {
+    for (const wake of eventWaiters.splice(0)) wake();
+  };
+  /** Holds the workers' answers until the returned function is called. */
+  const holdAnswers = () => {
+    let release = () => {};
+    held = new Promise((resolve) => {
+      release = resolve;
+    });
+    heldAnswers = 0;
+    return () => {
+      held = undefined;
+      release();
+    };
+  };
+
   before(async () => {
     server = await startTestServer({
       shortLists: {
         workers: 2,
         onEvent: (event: ShortListEvent) => {
           events.push(event);
-          for (const wake of eventWaiters.splice(0)) wake();
+          wakeAll();
+        },
+        holdAnswers: () => {
+          if (!held) return Promise.resolve();
+          heldAnswers += 1;
+          wakeAll();
+          return held;
         },
       },
     });
@@ -86,14 +111,24 @@ describe('short lists on the list worker threads', { timeout: 60_000 }, () => {
     assert.ok(MONTHS.length > SLOTS);
     const alone = [];
     for (const m of MONTHS) alone.push((await month(m)).text);
-    const together = await Promise.all(MONTHS.map(month));
+    // The worker's answers are held (its lists stay in flight) whatever the machine's pace:
+    // a list asked meanwhile starts a second worker.
+    let release = holdAnswers();
+    const asked = Promise.all(MONTHS.map(month));
+    await until(() => readies() === 2);
+    release();
+    const together = await asked;
     assert.deepEqual(
       together.map((r) => r.text),
       alone,
     );
-    // Lists asked while the worker had one in flight started a second; both answer alike.
-    await until(() => readies() === 2);
-    const onBoth = await Promise.all(MONTHS.map(month));
+    // With both ready, the first list goes to one and the next (the first still in flight)
+    // to the other: both answer alike.
+    release = holdAnswers();
+    const askedOfBoth = Promise.all(MONTHS.map(month));
+    await until(() => heldAnswers >= 2);
+    release();
+    const onBoth = await askedOfBoth;
     assert.deepEqual(
       onBoth.map((r) => r.text),
       alone,
