@@ -63,6 +63,22 @@ describe('a report of three years of everyone by day × user × activity', () =>
   let server: TestServer;
   /** What the report worker did (it exits after 1 s without a report here). */
   const worker: TextStreamEvent[] = [];
+  const workerWaiters: (() => void)[] = [];
+  /** Resolves once `done()` holds, checked after each event of the worker; fails after 30 s. */
+  const until = async (done: () => boolean, what: string) => {
+    const giveUp = setTimeout(() => {
+      for (const wake of workerWaiters.splice(0)) wake();
+    }, 30_000);
+    try {
+      const start = Date.now();
+      while (!done()) {
+        assert.ok(Date.now() - start < 30_000, `${what}: the worker did ${worker.join(', ')}`);
+        await new Promise<void>((resolve) => workerWaiters.push(resolve));
+      }
+    } finally {
+      clearTimeout(giveUp);
+    }
+  };
   const url = (query: Query) => {
     const params = new URLSearchParams({ token: server.adminToken });
     for (const [key, value] of Object.entries(query)) {
@@ -74,7 +90,13 @@ describe('a report of three years of everyone by day × user × activity', () =>
   before(async () => {
     server = await startTestServer({
       env: { TIMETRACK_MAX_STREAMED_LISTS: '1', TIMETRACK_LIST_STALL_SECONDS: `${STALL_SECONDS}` },
-      reportStreams: { idleExitMs: 1000, onEvent: (event) => worker.push(event) },
+      reportStreams: {
+        idleExitMs: 1000,
+        onEvent: (event) => {
+          worker.push(event);
+          for (const wake of workerWaiters.splice(0)) wake();
+        },
+      },
     });
     const users: string[] = [];
     for (let i = 0; i < 16; i++) users.push((await createUser(server)).username);
@@ -174,6 +196,9 @@ describe('a report of three years of everyone by day × user × activity', () =>
     const expected = JSON.stringify({ start: START, end: END, group_by: GROUP_BY, rows, total });
     assert.ok(large.body === expected, 'the streamed report differs from its half-months together');
 
+    // Idle while the half-months (small) were made, the worker exits (after 1 s, however
+    // fast they were made).
+    await until(() => worker.includes('exited'), 'no exit once idle');
     const csv = await watch({ ...LARGE, format: 'csv' });
     const workerSoFar = [...worker];
     assert.equal(csv.status, 200);
@@ -187,8 +212,7 @@ describe('a report of three years of everyone by day × user × activity', () =>
       expectedCsv += expectedCsv === '' ? text : text.slice(header.length);
     }
     assert.ok(csv.body === expectedCsv, 'the streamed CSV differs from its half-months together');
-    // Idle while the half-months (small) were made, the worker exited; the CSV started it
-    // again.
+    // Exited once idle, the worker was started again by the CSV.
     assert.deepEqual(workerSoFar, ['ready', 'exited', 'ready']);
   });
 
