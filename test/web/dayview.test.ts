@@ -8,6 +8,7 @@ import { before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createProject, type TestUser } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
+import { clearOfMidnight } from '../helpers/timer-clock';
 import { aliceInGwm, axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
 
 const skip = skipReason();
@@ -49,11 +50,16 @@ describe('the web app: the day view on a phone', { skip }, () => {
   let server: TestServer;
   let browser: Browser;
   let alice: TestUser;
-  const { today, days } = thisWeek();
-  const other = days[(days.indexOf(today) + 1) % 7] as string;
+  // Today's week, taken once clear of midnight (the pages must find the same today).
+  let today: string;
+  let days: string[];
+  let other: string;
 
   const suite = browserSuite();
   before(async () => {
+    await clearOfMidnight();
+    ({ today, days } = thisWeek());
+    other = days[(days.indexOf(today) + 1) % 7] as string;
     ({ server, browser } = suite);
     alice = await aliceInGwm(server);
     await createProject(server, {

@@ -8,6 +8,7 @@ import { before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createProject, createUser, type TestUser } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
+import { clearOfMidnight } from '../helpers/timer-clock';
 import { aliceInGwm, axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
 
 const skip = skipReason();
@@ -32,10 +33,14 @@ describe('the web app: the manager’s week', { skip }, () => {
   let alice: TestUser;
   let carol: TestUser;
   let dave: TestUser;
-  const [monday, lastMonday] = mondays();
+  // This week's Monday, taken once clear of midnight (the pages must find the same week).
+  let monday: string;
+  let lastMonday: string;
 
   const suite = browserSuite();
   before(async () => {
+    await clearOfMidnight();
+    [monday, lastMonday] = mondays();
     ({ server, browser } = suite);
     alice = await aliceInGwm(server);
     // carol manages gwm and pgd and logs time nowhere; dave is a member of pgd who also
