@@ -18,9 +18,10 @@ import {
 } from '../../helpers/errors';
 import { createActivity, createProject, createUser, type TestUser } from '../../helpers/factories';
 import { startTestServer, type TestServer, tempDir } from '../../helpers/server';
-import { timerRunFor } from '../../helpers/timer-clock';
+import { clearOfMidnight, timerRunFor } from '../../helpers/timer-clock';
 
-const TODAY = new Date().toISOString().slice(0, 10);
+/** Today (UTC), taken in before() once clear of midnight: the file's run sees one day. */
+let TODAY = '';
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 type Timer = Record<string, any>;
@@ -36,6 +37,8 @@ let P: string; // default activity: docs
 let noDefault: string;
 
 before(async () => {
+  await clearOfMidnight();
+  TODAY = new Date().toISOString().slice(0, 10);
   server = await startTestServer();
   [alice, bob, carol, sitemgr] = [
     await createUser(server),

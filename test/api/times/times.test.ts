@@ -21,8 +21,10 @@ import {
   uniqueSlug,
 } from '../../helpers/factories';
 import { ADMIN, startTestServer, type TestServer } from '../../helpers/server';
+import { clearOfMidnight } from '../../helpers/timer-clock';
 
-const TODAY = new Date().toISOString().slice(0, 10);
+/** Today (UTC), taken in before() once clear of midnight: the file's run sees one day. */
+let TODAY = '';
 const NO_SUCH_UUID = '0b0b0b0b-0b0b-4b0b-8b0b-0b0b0b0b0b0b';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -33,6 +35,8 @@ let server: TestServer;
 let admin: TestUser;
 
 before(async () => {
+  await clearOfMidnight();
+  TODAY = new Date().toISOString().slice(0, 10);
   server = await startTestServer();
   admin = { username: ADMIN.username, password: ADMIN.password, token: server.adminToken };
 });

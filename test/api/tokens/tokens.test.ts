@@ -16,6 +16,7 @@ import {
 } from '../../helpers/errors';
 import { createUser, type TestUser } from '../../helpers/factories';
 import { bcryptHash, startTestServer, type TestServer } from '../../helpers/server';
+import { clearOfMidnight } from '../../helpers/timer-clock';
 
 interface NewToken {
   id: number;
@@ -68,6 +69,7 @@ describe('personal API tokens', () => {
 
   describe('POST /v0/tokens', () => {
     it('answers the new token with its secret, once: GET never shows it', async () => {
+      await clearOfMidnight(); // today and 30 days on, here and on the server alike
       const made = await makeToken(alice, {
         name: 'ci',
         scope: 'read',
