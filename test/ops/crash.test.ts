@@ -77,13 +77,26 @@ describe('crash safety', () => {
     const ack: Acknowledged = { times: new Map(), revisions: new Map(), roles: new Set() };
     const stop = { now: false };
     const load = writeLoad(first.api, token, ack, stop);
-    await sleep(1500);
+    const count = () => ack.times.size + ack.revisions.size + ack.roles.size;
+    // Killed once more than 30 writes are acknowledged, however long they take (the load
+    // keeps 8 more in flight); a load that fails first is reported by `await load`.
+    let loadEnded = false;
+    load.then(
+      () => {
+        loadEnded = true;
+      },
+      () => {
+        loadEnded = true;
+      },
+    );
+    const giveUp = Date.now() + 60_000;
+    while (count() <= 30 && !loadEnded && Date.now() < giveUp) await sleep(10);
     const exited = new Promise((resolve) => first.child.once('close', resolve));
     first.child.kill('SIGKILL');
     stop.now = true;
     await exited;
     await load;
-    const acknowledged = ack.times.size + ack.revisions.size + ack.roles.size;
+    const acknowledged = count();
     assert.ok(acknowledged > 30, `only ${acknowledged} writes before the kill`);
 
     const db = new Database(dbFile);
