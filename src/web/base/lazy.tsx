@@ -11,7 +11,12 @@ export function lazyPage<P extends object>(
     const [page, setPage] = useState<ComponentType<P> | undefined>(() => loaded);
     const [failed, setFailed] = useState(false);
     useEffect(() => {
-      if (loaded) return;
+      // Loaded for another instance between this one's first render and now (the home
+      // page's Team week, replaced by /team's while its chunk came): show it.
+      if (loaded) {
+        setPage(() => loaded);
+        return;
+      }
       load().then(
         (c) => {
           loaded = c;
