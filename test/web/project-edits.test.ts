@@ -2,7 +2,8 @@
 // 360×740: each revision says what it changed against the one before ("members added:
 // bob"), when to the second, and what a revision that changed nothing is; leaving the
 // project form with unsaved edits asks first (staying keeps the edits, leaving drops
-// them), and nothing is asked when nothing was edited or after saving.
+// them), and nothing is asked when nothing was edited or after saving; the profile asks
+// too, for its details and for a password half typed.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -50,7 +51,14 @@ describe('the web app: project history and unsaved edits', { skip }, () => {
       });
     });
     await clickProjects(page);
-    return answered;
+    // Leaving without a dialog fails here rather than waiting for one for good.
+    const left = page
+      .getByRole('heading', { name: 'Projects', level: 1 })
+      .waitFor()
+      .then(() => {
+        throw new Error('left the page without asking');
+      });
+    return Promise.race([answered, left]);
   };
   /** Leaves by the Projects link with nothing asked: the Projects page shows. */
   const leaveFreely = async (page: Page) => {
@@ -65,6 +73,26 @@ describe('the web app: project history and unsaved edits', { skip }, () => {
     page.off('dialog', onDialog);
     assert.deepEqual(asked, []);
   };
+
+  it('asks before leaving the profile with unsaved details or a password half typed', async () => {
+    const page = await newPage(browser, { viewport: SCREENS[0][1] });
+    await signIn(page, `${server.url}/profile`, ADMIN.username, ADMIN.password);
+    const name = page.getByLabel('Display name');
+    await name.waitFor();
+    const original = await name.inputValue();
+    await name.fill(`${original} (edited)`);
+    assert.match(await leaveAsked(page, 'dismiss'), /unsaved changes/);
+    assert.match(page.url(), /\/profile$/);
+    await name.fill(original);
+
+    const typed = page.getByLabel('New password', { exact: true });
+    await typed.fill('half a new passw');
+    assert.match(await leaveAsked(page, 'dismiss'), /unsaved changes/);
+    assert.equal(await typed.inputValue(), 'half a new passw', 'kept on staying');
+    await typed.fill('');
+    await leaveFreely(page);
+    await page.context().close();
+  });
 
   for (const [screen, viewport] of SCREENS) {
     it(`shows what each revision changed, to the second (${screen})`, async () => {

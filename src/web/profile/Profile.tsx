@@ -131,6 +131,8 @@ function Password(props: { username: string }) {
   const [problems, setProblems] = useState<Problems>({});
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
+  // A password half typed is an unsaved edit too: leaving asks first (issue 34).
+  useUnsavedEdits(current !== '' || next !== '' || repeat !== '');
   const submit = async (e: Event) => {
     e.preventDefault();
     setStatus('');
