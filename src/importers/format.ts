@@ -86,28 +86,46 @@ export const person = (text: string): { email: string | null; name: string | nul
   return t.includes('@') ? { email: t, name: null } : { email: null, name: t };
 };
 
-/** A date and a clock from two cells, or from one cell that has both. */
+/**
+ * The row of an entry that starts at a date and time (every format but Harvest's): the
+ * person, the project, one activity or none, the tags and notes from the Tags and
+ * Description columns, and its start and duration as the format read them.
+ */
+export const startedRow = (
+  cell: Cells,
+  who: { email: string | null; name: string | null },
+  project: string,
+  activity: string,
+  start: Start,
+  duration: number,
+): RowFields => ({
+  ...who,
+  project,
+  activities: activity === '' ? [] : [activity],
+  tags: splitTags(cell('Tags')),
+  notes: orNull(cell('Description')),
+  start,
+  date: null,
+  duration,
+  issue_uri: null,
+});
+
 /**
  * The row of a tracker whose export names one person by User and Email, a project, a Task
  * (its activity, if any), Tags and a Description, with a start and a duration read from
  * the format's own columns (Toggl Track, Clockify).
  */
-export const taskRow = (cell: Cells, start: Start, duration: number): RowFields => {
-  const task = cell('Task').trim();
-  return {
-    email: orNull(cell('Email')),
-    name: orNull(cell('User')),
-    project: cell('Project').trim(),
-    activities: task === '' ? [] : [task],
-    tags: splitTags(cell('Tags')),
-    notes: orNull(cell('Description')),
+export const taskRow = (cell: Cells, start: Start, duration: number): RowFields =>
+  startedRow(
+    cell,
+    { email: orNull(cell('Email')), name: orNull(cell('User')) },
+    cell('Project').trim(),
+    cell('Task').trim(),
     start,
-    date: null,
     duration,
-    issue_uri: null,
-  };
-};
+  );
 
+/** A date and a clock from two cells, or from one cell that has both. */
 export function startOf(dateCell: string, clockCell: string | undefined): Start | undefined {
   if (clockCell === undefined) return parseDateTime(dateCell);
   const date = parseDate(dateCell);

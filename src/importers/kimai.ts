@@ -1,7 +1,7 @@
 // Kimai: Times → Export → CSV or Excel. Date, From and To in the exporting user's locale
 // and zone; Duration as hours:minutes, decimal hours or seconds; User as the name shown
 // (username or alias) or, with the E-mail column, an address.
-import { durationOf, type ImportFormat, orNull, person, type Start, splitTags } from './format';
+import { durationOf, type ImportFormat, orNull, person, type Start, startedRow } from './format';
 import { parseClock, parseDate, parseDateTime } from './values';
 
 /** From/To: a clock on the Date's day, or a whole date and time (XLSX cells). */
@@ -42,18 +42,14 @@ export const kimai: ImportFormat = {
     const duration = /^\d+$/.test(raw) ? Number(raw) : durationOf(raw, start, end, false);
     if (duration === undefined) return `duration ${raw} is not a duration`;
     const who = person(cell('User'));
-    const activity = cell('Activity').trim();
-    return {
-      email: orNull(cell('E-mail') || cell('Email')) ?? who.email,
-      name: who.name,
+    const email = orNull(cell('E-mail') || cell('Email')) ?? who.email;
+    return startedRow(
+      cell,
+      { email, name: who.name },
       project,
-      activities: activity === '' ? [] : [activity],
-      tags: splitTags(cell('Tags')),
-      notes: orNull(cell('Description')),
+      cell('Activity').trim(),
       start,
-      date: null,
       duration,
-      issue_uri: null,
-    };
+    );
   },
 };

@@ -1,6 +1,6 @@
 // solidtime: Time → Export → CSV (detailed time entries). Start and End as
 // `YYYY-MM-DD HH:MM:SS` in the exporting user's zone; the person by name only.
-import { durationOf, type ImportFormat, orNull, person, splitTags } from './format';
+import { durationOf, type ImportFormat, person, startedRow } from './format';
 import { parseDateTime } from './values';
 
 export const solidtime: ImportFormat = {
@@ -27,17 +27,6 @@ export const solidtime: ImportFormat = {
     const end = parseDateTime(cell('End'));
     const duration = durationOf(cell('Duration') || cell('Duration (decimal)'), start, end, true);
     if (duration === undefined) return `duration ${cell('Duration')} is not a duration`;
-    const task = cell('Task').trim();
-    return {
-      ...person(cell('User')),
-      project,
-      activities: task === '' ? [] : [task],
-      tags: splitTags(cell('Tags')),
-      notes: orNull(cell('Description')),
-      start,
-      date: null,
-      duration,
-      issue_uri: null,
-    };
+    return startedRow(cell, person(cell('User')), project, cell('Task').trim(), start, duration);
   },
 };
