@@ -1,16 +1,11 @@
 // Who may decide on a week part (SPEC §3 as docs/approvals.md has it), to offer only that:
 // the project's managers, site managers and admins, never for their own entries.
 import type { Project, User, WeekPart } from '../api';
-
-const sameUser = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+import { hasRole, projectOf, sameUser } from '../base/roles';
 
 /** Whether `me` manages the project with one of `slugs`. */
-function manages(me: User, projects: Project[], slugs: string[]): boolean {
-  const project = projects.find((p) => p.slugs.some((s) => slugs.includes(s)));
-  return Object.entries(project?.users ?? {}).some(
-    ([name, roles]) => sameUser(name, me.username) && roles.manager,
-  );
-}
+const manages = (me: User, projects: Project[], slugs: string[]): boolean =>
+  hasRole(projectOf(projects, slugs), me.username, 'manager');
 
 export function mayDecide(me: User, projects: Project[], part: WeekPart): boolean {
   if (sameUser(part.user, me.username)) return false;

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type Activity, api, errorText, type Project, type User } from '../api';
 import { onSessionChange } from '../session';
+import { sameUser } from './roles';
 
 export interface Catalog {
   projects: Project[];
@@ -62,21 +63,7 @@ export function useCatalog(username: string): { catalog?: Catalog; error?: strin
   return state;
 }
 
-const sameUser = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
-/** Projects where `username` may log time: those they are a member of (SPEC §3). */
-export function memberProjects(projects: Project[], username: string): Project[] {
-  return projects.filter(
-    (p) =>
-      !p.deleted_at &&
-      Object.entries(p.users).some(([name, roles]) => sameUser(name, username) && roles.member),
-  );
-}
-
-/** The project a time shows (by any of its slugs). */
-export function projectOf(projects: Project[], slugs: string[]): Project | undefined {
-  return projects.find((p) => p.slugs.some((s) => slugs.includes(s)));
-}
+export { memberProjects, projectOf } from './roles';
 
 export function activityName(activities: Activity[], slug: string): string {
   return activities.find((a) => a.slug === slug)?.name ?? slug;

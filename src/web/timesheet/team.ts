@@ -1,30 +1,17 @@
 // The manager's week (TeamWeek.tsx), its pure part: which projects a user manages, who
 // lands on the team's week instead of a timesheet, and the week's entries summed per
 // person and project. No DOM: the unit tests run it under Node.
+import { managedProjects, memberProjects, projectOf, sameUser } from '../base/roles';
 import type { Project, Time, User } from '../types';
 
-const sameUser = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
-/** Live projects where `username` is a manager (SPEC §3: they see its entries). */
-export function managedProjects(projects: Project[], username: string): Project[] {
-  return projects.filter(
-    (p) =>
-      !p.deleted_at &&
-      Object.entries(p.users).some(([name, roles]) => sameUser(name, username) && roles.manager),
-  );
-}
+export { managedProjects };
 
 /**
  * A manager who is a member of no project has no timesheet to fill: their home page is
  * their projects' week (issue 34), not the "a manager can add you" dead end.
  */
-export function landsOnTeamWeek(projects: Project[], username: string): boolean {
-  const live = projects.filter((p) => !p.deleted_at);
-  const member = live.some((p) =>
-    Object.entries(p.users).some(([name, roles]) => sameUser(name, username) && roles.member),
-  );
-  return !member && managedProjects(projects, username).length > 0;
-}
+export const landsOnTeamWeek = (projects: Project[], username: string): boolean =>
+  memberProjects(projects, username).length === 0 && managedProjects(projects, username).length > 0;
 
 export interface TeamRow {
   key: string;
@@ -46,7 +33,7 @@ export function teamRows(
 ): TeamRow[] {
   const rows = new Map<string, TeamRow>();
   for (const t of times) {
-    const project = projects.find((p) => p.slugs.some((s) => t.project.includes(s)));
+    const project = projectOf(projects, t.project);
     const day = days.indexOf(t.date_worked);
     if (!project || day < 0 || t.deleted_at) continue;
     const key = `${t.user.toLowerCase()}|${project.uuid}`;

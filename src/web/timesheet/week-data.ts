@@ -3,8 +3,7 @@
 // date (issue 32), again whenever a part is submitted or decided or an entry changes.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText, onPartsChange, onTimeChange, type Time, type WeekPart } from '../api';
-
-const sameUser = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+import { sameUser } from '../base/roles';
 
 /** The user's entries of `days` (undefined while loading). */
 export function useWeekTimes(
