@@ -20,7 +20,7 @@ import { Entries } from './entries/Entries';
 import { onLinkClick, useLocation } from './router';
 import { currentSession, handedOver, onSessionChange, type Session } from './session';
 import { Timer } from './timer/Timer';
-import { Home, TeamWeekPage } from './timesheet/Home';
+import { Home } from './timesheet/Home';
 import { landsOnTeamWeek, managedProjects } from './timesheet/team';
 import './app.css';
 
@@ -34,6 +34,7 @@ const UserPage = lazyPage(() => import('./users/UserPage').then((m) => m.UserPag
 const NamedList = lazyPage(() => import('./admin/NamedList').then((m) => m.NamedList));
 const Import = lazyPage(() => import('./import/Import').then((m) => m.Import));
 const Approvals = lazyPage(() => import('./approvals/Approvals').then((m) => m.Approvals));
+const TeamWeek = lazyPage(() => import('./timesheet/TeamWeek').then((m) => m.TeamWeek));
 
 /** The header's pages; `shown` leaves out what the user cannot use (the URL still works). */
 const PAGES: { path: string; name: string; shown?: (me: User, projects: Project[]) => boolean }[] =
@@ -168,7 +169,7 @@ function Page(props: { session: Session; path: string; query: URLSearchParams })
     case '/':
       return <Home username={username} query={props.query} />;
     case '/team':
-      return <TeamWeekPage username={username} query={props.query} />;
+      return <TeamWeek username={username} query={props.query} />;
     case '/entries':
       return <Entries username={username} query={props.query} />;
     case '/reports':

@@ -7,23 +7,29 @@ export function lazyPage<P extends object>(
   load: () => Promise<ComponentType<P>>,
 ): ComponentType<P> {
   let loaded: ComponentType<P> | undefined;
+  // One request for the chunk, whichever instance asked first: every instance shows it
+  // when it comes, however their renders and effects interleave with its arrival.
+  let loading: Promise<ComponentType<P>> | undefined;
   return function LazyPage(props: P) {
     const [page, setPage] = useState<ComponentType<P> | undefined>(() => loaded);
     const [failed, setFailed] = useState(false);
     useEffect(() => {
-      // Loaded for another instance between this one's first render and now (the home
-      // page's Team week, replaced by /team's while its chunk came): show it.
-      if (loaded) {
-        setPage(() => loaded);
-        return;
-      }
-      load().then(
+      if (page) return;
+      let live = true;
+      loading ??= load();
+      loading.then(
         (c) => {
           loaded = c;
-          setPage(() => c);
+          if (live) setPage(() => c);
         },
-        () => setFailed(true),
+        () => {
+          loading = undefined; // the next instance asks again
+          if (live) setFailed(true);
+        },
       );
+      return () => {
+        live = false;
+      };
     }, []);
     if (failed) {
       return (

@@ -5,12 +5,9 @@
 // own Loading…).
 import { useEffect } from 'preact/hooks';
 import { useCatalog } from '../base/catalog';
-import { lazyPage } from '../base/lazy';
 import { navigate } from '../router';
 import { Timesheet } from './Timesheet';
 import { landsOnTeamWeek } from './team';
-
-const TeamWeek = lazyPage(() => import('./TeamWeek').then((m) => m.TeamWeek));
 
 export function Home(props: { username: string; query: URLSearchParams }) {
   const { catalog } = useCatalog(props.username);
@@ -19,11 +16,7 @@ export function Home(props: { username: string; query: URLSearchParams }) {
     if (team)
       navigate(`/team${props.query.toString() ? `?${props.query}` : ''}`, { replace: true });
   }, [team]);
-  if (team) return <TeamWeek username={props.username} query={props.query} path="/team" />;
+  // On its way to /team (main.tsx), which shows the Team week.
+  if (team) return <p>Loading…</p>;
   return <Timesheet username={props.username} query={props.query} />;
 }
-
-/** The team's week at /team: for every manager, member of a project or not. */
-export const TeamWeekPage = (props: { username: string; query: URLSearchParams }) => (
-  <TeamWeek username={props.username} query={props.query} path="/team" />
-);

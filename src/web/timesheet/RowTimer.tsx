@@ -7,8 +7,9 @@ import { api, errorText } from '../api';
 import { timerChanged, useRunningTimer } from '../timer/running';
 import type { Row } from './Timesheet';
 
-const sameSet = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
+/** The same activities, in any order (a row's are sorted, Timesheet.tsx rowFor). */
+const sameSet = (a: readonly string[], sorted: readonly string[]) =>
+  a.length === sorted.length && [...a].sort().every((x, i) => x === sorted[i]);
 
 export function RowTimer(props: { row: Row; onError: (text: string | undefined) => void }) {
   const { row } = props;

@@ -22,12 +22,10 @@ function reportUrl(start: string, end: string, project?: string): string {
   return `/reports?${q}`;
 }
 
-export function TeamWeek(props: {
-  username: string;
-  query: URLSearchParams;
-  /** Where the page is (/team; its week is in the query). */
-  path: string;
-}) {
+/** Where the page is (its week is in the query). */
+const PATH = '/team';
+
+export function TeamWeek(props: { username: string; query: URLSearchParams }) {
   const thisWeek = isoWeekOf(today());
   const week: IsoWeek = parseWeek(props.query.get('week')) ?? thisWeek;
   const weekText = formatWeek(week);
@@ -37,19 +35,16 @@ export function TeamWeek(props: {
   const { catalog, error: catalogError } = useCatalog(props.username);
   const projects = catalog ? managedProjects(catalog.projects, props.username) : [];
   const slugs = projects.map((p) => p.slugs[0] as string);
-  const data = useResource(catalog ? `${weekText}|${slugs.join(',')}` : undefined, async () => {
-    if (slugs.length === 0) return { times: [], users: [] };
-    const [times, users] = await Promise.all([
-      api.times({ project: slugs, start, end }),
-      api.users(),
-    ]);
-    return { times, users };
-  });
-  const rows = data.data ? teamRows(data.data.times, projects, data.data.users, days) : [];
+  const data = useResource(catalog ? `${weekText}|${slugs.join(',')}` : undefined, async () =>
+    slugs.length === 0 ? [] : api.times({ project: slugs, start, end }),
+  );
+  // The display names, once: they do not change with the week shown.
+  const users = useResource(slugs.length > 0 ? 'users' : undefined, () => api.users());
+  const rows = data.data ? teamRows(data.data, projects, users.data ?? [], days) : [];
   const dayTotals = days.map((_, i) => rows.reduce((n, r) => n + (r.days[i] ?? 0), 0));
   const weekTotal = rows.reduce((n, r) => n + r.total, 0);
-  const go = (w: IsoWeek) => navigate(`${props.path}?week=${formatWeek(w)}`);
-  const error = data.error ?? catalogError;
+  const go = (w: IsoWeek) => navigate(`${PATH}?week=${formatWeek(w)}`);
+  const error = data.error ?? users.error ?? catalogError;
 
   return (
     <section class="team-week">
@@ -57,7 +52,7 @@ export function TeamWeek(props: {
         <h1>
           Team week {week.week}, {week.year}
         </h1>
-        <WeekNav week={week} thisWeekHref={props.path} go={go} />
+        <WeekNav week={week} thisWeekHref={PATH} go={go} />
       </div>
       <p class="muted">
         Who logged what on the projects you manage, {start} – {end}.
@@ -67,7 +62,7 @@ export function TeamWeek(props: {
           {error}
         </p>
       )}
-      {!catalog || data.loading ? (
+      {!catalog || data.loading || users.loading ? (
         !error && <p>Loading…</p>
       ) : projects.length === 0 ? (
         <p>You manage no project: this page shows the hours logged on the projects you manage.</p>

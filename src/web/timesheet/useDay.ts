@@ -12,10 +12,9 @@ import {
   today,
   toIsoDate,
 } from '../base/dates';
-import { navigate } from '../router';
 
 /** Below 600 px the timesheet is one day at a time (the same width as app.css's phone rules). */
-export const NARROW = '(max-width: 600px)';
+const NARROW = '(max-width: 600px)';
 
 /** Whether the screen is a phone's (follows a rotation or a resized window). */
 export function useNarrow(): boolean {
@@ -46,11 +45,6 @@ export function shiftDay(date: string, by: number): string {
 /** The timesheet's URL showing `date` (its week, and the day for the day view). */
 export function dayUrl(date: string): string {
   return `/?week=${formatWeek(isoWeekOf(date))}&day=${date}`;
-}
-
-/** Shows another day (of this week or another). */
-export function goToDay(date: string): void {
-  navigate(dayUrl(date));
 }
 
 /**
