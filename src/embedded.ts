@@ -115,18 +115,25 @@ export const shortListWorkerSource = () =>
 /** Source of the large-report worker (db/text-streams.ts, reports/store.ts), run the same way. */
 export const reportWorkerSource = () => databaseWorkerSource(REPORT_WORKER, (e) => e.reportWorker);
 
+/** Each worker's source bundled from source, once per process (a pool starts several). */
+const bundling = new Map<string, Promise<string>>();
+
 /**
  * A worker with a database connection, started once the server answers requests (the
  * checkpoints a moment after start-up, the short lists when first needed): embedded, or
- * from source bundled asynchronously, so that answering goes on meanwhile.
+ * from source bundled asynchronously (once), so that answering goes on meanwhile.
  */
-async function databaseWorkerSource(
-  entry: string,
-  embedded: (e: Embedded) => string,
-): Promise<string> {
-  if (isBundled) return embedded(__TIMETRACK_EMBEDDED__ as Embedded);
-  const { build } = require('esbuild') as typeof import('esbuild');
-  return bundledText(entry, await build({ ...workerBuild(entry), write: false }));
+function databaseWorkerSource(entry: string, embedded: (e: Embedded) => string): Promise<string> {
+  if (isBundled) return Promise.resolve(embedded(__TIMETRACK_EMBEDDED__ as Embedded));
+  let source = bundling.get(entry);
+  if (!source) {
+    const { build } = require('esbuild') as typeof import('esbuild');
+    source = build({ ...workerBuild(entry), write: false }).then((out) => bundledText(entry, out));
+    // A failed build is not kept: the next start tries again.
+    source.catch(() => bundling.delete(entry));
+    bundling.set(entry, source);
+  }
+  return source;
 }
 
 /** build.mjs's esbuild settings for a worker's entry point. */

@@ -19,9 +19,9 @@
 // 10 s without a list, so that its ~15–18 MB are held only while lists are read, and a
 // second one only while lists come several at once. A list is read on the event loop
 // instead, on a connection of the reader pool, while no worker is ready, when every slot
-// is in use, when every worker has WORKER_QUEUE lists already, when its body is larger
-// than a slot (over ~800 entries), if the workers fail (from then on), and for whatever
-// was in flight on a worker that stopped: never refused for their sake.
+// is in use, when its body is larger than a slot (over ~800 entries), if the workers fail
+// (from then on), and for whatever was in flight on a worker that stopped: never refused
+// for their sake.
 
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
@@ -95,14 +95,6 @@ export const SHORT_LIST_WORKERS = Math.max(1, availableParallelism());
  */
 export const SLOT_BYTES = 256 * 1024;
 export const SLOTS = 16;
-
-/**
- * Lists given to one worker at most at once. Beyond that the event loop reads the list
- * itself rather than wait. With a worker per core the event loop is better kept to the
- * HTTP of lists (~0.3 ms each) than made to read one (~0.8 ms, during which every other
- * response waits): so a worker may hold as many as there are slots, which bound it.
- */
-export const WORKER_QUEUE = SLOTS;
 
 /**
  * The statements of a list shape are sent to a worker once and named by a number after
@@ -298,13 +290,17 @@ export function startShortLists(
     );
   };
 
-  /** The ready worker with the fewest lists in flight, if it can take one more. */
+  /**
+   * The ready worker with the fewest lists in flight. It may hold as many as there are
+   * slots, which bound it: the event loop is better kept to the HTTP of lists (~0.3 ms
+   * each) than made to read one (~0.8 ms, during which every other response waits).
+   */
   const leastBusy = (): ListWorker | undefined => {
     let best: ListWorker | undefined;
     for (const w of workers) {
       if (w.ready && (!best || w.waiting.size < best.waiting.size)) best = w;
     }
-    return best && best.waiting.size < WORKER_QUEUE ? best : undefined;
+    return best;
   };
 
   const counts = { worker: 0, eventLoop: 0 };
