@@ -42,6 +42,6 @@ export const clockify: ImportFormat = {
       endDate !== '',
     );
     if (duration === undefined) return `duration ${cell('Duration (h)')} is not a duration`;
-    return taskRow(cell, start, duration);
+    return taskRow(cell, project, start, duration);
   },
 };

@@ -111,15 +111,15 @@ export const startedRow = (
 });
 
 /**
- * The row of a tracker whose export names one person by User and Email, a project, a Task
- * (its activity, if any), Tags and a Description, with a start and a duration read from
- * the format's own columns (Toggl Track, Clockify).
+ * The row of a tracker whose export names one person by User and Email, a project (read
+ * and checked by the format), a Task (its activity, if any), Tags and a Description, with
+ * a start and a duration read from the format's own columns (Toggl Track, Clockify).
  */
-export const taskRow = (cell: Cells, start: Start, duration: number): RowFields =>
+export const taskRow = (cell: Cells, project: string, start: Start, duration: number): RowFields =>
   startedRow(
     cell,
     { email: orNull(cell('Email')), name: orNull(cell('User')) },
-    cell('Project').trim(),
+    project,
     cell('Task').trim(),
     start,
     duration,

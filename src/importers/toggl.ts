@@ -37,6 +37,6 @@ export const toggl: ImportFormat = {
         endDate !== '',
       );
     if (duration === undefined) return `duration ${cell('Duration')} is not a duration`;
-    return taskRow(cell, start, duration);
+    return taskRow(cell, project, start, duration);
   },
 };
