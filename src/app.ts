@@ -121,6 +121,7 @@ export function createApp(deps: AppDeps) {
     approvals: createApprovalStore(db),
     timeFilters: times.filters,
     userIdOf: users.idOf,
+    projectIdOf: projectStore.idOf,
     roleOf: projectStore.roleOf,
     defaultLimit,
   });
@@ -128,6 +129,8 @@ export function createApp(deps: AppDeps) {
     db,
     rows: createKeptRowStore(db),
     userIdOf: users.idOf,
+    projectIdOf: projectStore.idOf,
+    activityIdOf: activities.idOf,
   });
   // Built only when enabled: the provider is asked for its metadata on first use.
   const oidc = config.authModules.includes('oidc')

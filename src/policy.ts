@@ -99,20 +99,22 @@ export const canDeleteTime = (actor: Actor, ownerId: number): boolean =>
 export const canImportRowsOf = (actor: Actor, ownerId: number): boolean =>
   isSiteManager(actor) || ownerId === actor.id;
 
+/** The person themselves, or an admin (support): the rule of a person's own things. */
+const isSelfOrAdmin = (actor: Actor, ownerId: number): boolean =>
+  ownerId === actor.id || actor.siteAdmin;
+
 // Running timers ------------------------------------------------------------------------
 
 /**
  * Reading, stopping or discarding a user's running timer: one's own, or anyone's for
  * admins (support). Starting one is creating a time for oneself (canCreateTime).
  */
-export const canHandleTimerOf = (actor: Actor, ownerId: number): boolean =>
-  ownerId === actor.id || actor.siteAdmin;
+export const canHandleTimerOf = isSelfOrAdmin;
 
 // Weekly submission, approval and the lock date (issue 32) ----------------------------
 
 /** Submitting a person's week: that person, or an admin. */
-export const canSubmitWeekOf = (actor: Actor, ownerId: number): boolean =>
-  ownerId === actor.id || actor.siteAdmin;
+export const canSubmitWeekOf = isSelfOrAdmin;
 
 /**
  * Approving, rejecting or reopening one person's week on a project: the project's
@@ -125,8 +127,7 @@ export const canDecideWeekOf = (actor: Actor, ownerId: number, role: ProjectRole
  * Reading or replacing the rows a person keeps on a week of their timesheet (issue 34):
  * that person, or an admin.
  */
-export const canKeepRowsOf = (actor: Actor, ownerId: number): boolean =>
-  ownerId === actor.id || actor.siteAdmin;
+export const canKeepRowsOf = isSelfOrAdmin;
 
 /** Setting the lock date: admins only (everyone may read it). */
 export const canSetLockDate = (actor: Actor): boolean => actor.siteAdmin;

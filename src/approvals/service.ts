@@ -27,6 +27,8 @@ export interface ApprovalServiceDeps {
   timeFilters: (actor: Actor, query: URLSearchParams) => TimeListFilters;
   /** Any user's id by username. */
   userIdOf: (username: string) => number | undefined;
+  /** A live project's id by any of its slugs. */
+  projectIdOf: (slug: string) => number | undefined;
   /** A user's entry in a project's users map. */
   roleOf: (projectId: number, userId: number) => ProjectRole;
   defaultLimit: number;
@@ -68,7 +70,7 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
   /** A week part named by a path: its user, project and week (kind 1 for each missing). */
   const partNamed = (username: string, week: string, slug: string) => {
     const userId = userNamed(username);
-    const projectId = approvals.liveProjectId(slug);
+    const projectId = deps.projectIdOf(slug);
     if (projectId === undefined) throw notFound('project');
     const { first, last } = weekDates(week);
     const read = () => approvals.part(userId, projectId, week, first, last);

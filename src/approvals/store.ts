@@ -50,9 +50,6 @@ export type ApprovalStore = ReturnType<typeof createApprovalStore>;
 
 export function createApprovalStore(db: Db) {
   const sql = statementCache(db);
-  const projectIdBySlug = db
-    .prepare('SELECT project_id FROM project_slugs WHERE slug = ? AND live = 1')
-    .pluck();
   // One part: its user's live entries of the week on the project (times_user_date).
   const part = db.prepare(`${PART_COLUMNS}
     FROM (SELECT ? AS user_id, ? AS project_id, ? AS week,
@@ -92,8 +89,6 @@ export function createApprovalStore(db: Db) {
   const clearLock = db.prepare('DELETE FROM lock_date');
 
   return {
-    liveProjectId: (slug: string) => projectIdBySlug.get(slug) as number | undefined,
-
     /** One part (its dates: the week's Monday and Sunday), with or without entries. */
     part(userId: number, projectId: number, week: string, first: string, last: string) {
       return part.get(userId, projectId, week, userId, projectId, first, last) as WeekPartRow;

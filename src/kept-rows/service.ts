@@ -22,6 +22,10 @@ export function createKeptRowService(deps: {
   rows: KeptRowStore;
   /** Any user's id by username. */
   userIdOf: (username: string) => number | undefined;
+  /** A live project's id by any of its slugs. */
+  projectIdOf: (slug: string) => number | undefined;
+  /** A live activity's id by slug. */
+  activityIdOf: (slug: string) => number | undefined;
 }) {
   const { db, rows } = deps;
 
@@ -59,10 +63,10 @@ export function createKeptRowService(deps: {
         const ownerId = userNamed(username);
         const sent = parseObject(keptRowsSchema, input, OBJECT).rows;
         const resolved = sent.map((row): KeptRowIds => {
-          const projectId = rows.projectId(row.project);
+          const projectId = deps.projectIdOf(row.project);
           if (projectId === undefined) throw invalidForeignKey(OBJECT, 'project');
           const ids = row.activities.map((slug) => {
-            const id = rows.activityId(slug);
+            const id = deps.activityIdOf(slug);
             if (id === undefined) throw invalidForeignKey(OBJECT, 'activity');
             return id;
           });

@@ -45,12 +45,6 @@ export function createKeptRowStore(db: Db) {
   const clear = db.prepare('DELETE FROM kept_rows WHERE user_id = ? AND week = ?');
   const insert = db.prepare(`INSERT INTO kept_rows (user_id, week, position, project_id,
       activity_ids) VALUES (?, ?, ?, ?, ?)`);
-  const projectId = db
-    .prepare('SELECT project_id FROM project_slugs WHERE slug = ? AND live = 1')
-    .pluck();
-  const activityId = db
-    .prepare('SELECT id FROM activities WHERE slug = ? AND deleted_at IS NULL')
-    .pluck();
 
   return {
     /** The rows shown for a user's week (@first to @last its dates), in added order. */
@@ -74,8 +68,5 @@ export function createKeptRowStore(db: Db) {
         insert.run(user, week, position, row.projectId, row.activityIds);
       }
     },
-
-    projectId: (slug: string) => projectId.get(slug) as number | undefined,
-    activityId: (slug: string) => activityId.get(slug) as number | undefined,
   };
 }

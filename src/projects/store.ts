@@ -189,9 +189,16 @@ export function createProjectStore(db: Db, readers: ReaderPool) {
     .prepare('SELECT EXISTS (SELECT 1 FROM times WHERE project_id = ? AND deleted_at IS NULL)')
     .pluck();
 
+  const liveIdBySlug = db
+    .prepare('SELECT project_id FROM project_slugs WHERE slug = ? AND live = 1')
+    .pluck();
+
   const bit = (b: boolean) => (b ? 1 : 0);
 
   return {
+    /** The id of the live project that has this slug. */
+    idOf: (slug: string) => liveIdBySlug.get(slug) as number | undefined,
+
     /** The live project that has this slug (a deleted one has released its slugs). */
     findBySlug: (slug: string, withParents = false) =>
       (withParents ? bySlugWithParents : bySlug).get(slug) as ProjectRow | undefined,
