@@ -8,6 +8,7 @@ import { type Db, writeTransaction } from '../db/open';
 import { invalidForeignKey, notFound } from '../errors';
 import { type Actor, authorize } from '../policy';
 import type { KeptRows } from '../shapes/kept-rows';
+import { activityIdsText } from '../times/store';
 import { parseObject } from '../validate';
 import { keptRowsSchema } from './schema';
 import type { KeptRowIds, KeptRowStore } from './store';
@@ -70,7 +71,7 @@ export function createKeptRowService(deps: {
             if (id === undefined) throw invalidForeignKey(OBJECT, 'activity');
             return id;
           });
-          const activityIds = JSON.stringify([...new Set(ids)].sort((a, b) => a - b));
+          const activityIds = activityIdsText([...new Set(ids)]);
           return { projectId, activityIds };
         });
         authorize(actor, { do: 'keep rows', username, week, ownerId });

@@ -3,6 +3,7 @@
 // entry of the same project with exactly the same set of activities (compared as the
 // ascending JSON array of ids that `activity_ids` holds).
 import type { Db } from '../db/open';
+import { activityIdsSql } from '../times/store';
 
 /** A kept row as the API shows it, before json parsing. */
 export interface KeptRowRow {
@@ -20,8 +21,7 @@ export interface KeptRowIds {
 const HAS_ENTRY = `EXISTS (SELECT 1 FROM times t
   WHERE t.user_id = k.user_id AND t.project_id = k.project_id
     AND t.date_worked BETWEEN @first AND @last AND t.deleted_at IS NULL
-    AND (SELECT json_group_array(activity_id) FROM (SELECT ta.activity_id FROM time_activities ta
-      WHERE ta.time_id = t.id ORDER BY ta.activity_id)) = k.activity_ids)`;
+    AND ${activityIdsSql('t.id')} = k.activity_ids)`;
 
 const SHOWN = `JOIN projects p ON p.id = k.project_id AND p.deleted_at IS NULL
   WHERE NOT EXISTS (SELECT 1 FROM json_each(k.activity_ids) j

@@ -2,6 +2,7 @@
 // API shows (project slugs, activity slugs) and whether its references are still live.
 import type { Db } from '../db/open';
 import { projectSlugsSql } from '../projects/store';
+import { activityIdsSql, activityIdsText } from '../times/store';
 
 /** The columns a timer is written with. */
 export interface NewTimer {
@@ -50,8 +51,7 @@ export function createTimerStore(db: Db) {
   // there is not exactly one.
   const rowEntries = db.prepare(`SELECT t.uuid, t.duration FROM times t
       WHERE t.user_id = ? AND t.date_worked = ? AND t.project_id = ? AND t.deleted_at IS NULL
-        AND (SELECT json_group_array(activity_id) FROM (SELECT activity_id FROM time_activities
-          WHERE time_id = t.id ORDER BY activity_id)) = ?
+        AND ${activityIdsSql('t.id')} = ?
       LIMIT 2`);
 
   return {
@@ -61,12 +61,10 @@ export function createTimerStore(db: Db) {
     zoneOf: (userId: number) => (zoneOf.get(userId) as string | null | undefined) ?? null,
     /** Up to two of the user's live entries of that project, activity set and day. */
     rowEntries: (userId: number, date: string, projectId: number, activityIds: number[]) =>
-      rowEntries.all(
-        userId,
-        date,
-        projectId,
-        JSON.stringify([...activityIds].sort((a, b) => a - b)),
-      ) as { uuid: string; duration: number }[],
+      rowEntries.all(userId, date, projectId, activityIdsText(activityIds)) as {
+        uuid: string;
+        duration: number;
+      }[],
     /** Deletes the user's timer; false when there was none. */
     remove: (userId: number) => remove.run(userId).changes === 1,
   };

@@ -504,6 +504,19 @@ export interface ImportedTime extends Omit<NewTime, 'changed_by'> {
   changed_by: number | null;
 }
 
+/**
+ * A time's set of activities as one JSON array of ids, ascending (`timeId`: the SQL of its
+ * id): how activity_sets (sql/009) names a set, and how a timer's row and a kept row are
+ * matched with the entries of theirs.
+ */
+export const activityIdsSql = (timeId: string) =>
+  `(SELECT json_group_array(activity_id) FROM (SELECT activity_id FROM time_activities
+    WHERE time_id = ${timeId} ORDER BY activity_id))`;
+
+/** Activity ids as activityIdsSql writes them. */
+export const activityIdsText = (ids: readonly number[]) =>
+  JSON.stringify([...ids].sort((a, b) => a - b));
+
 export type TimeImportStatements = ReturnType<typeof createTimeImportStatements>;
 
 /**
@@ -534,8 +547,7 @@ export function createTimeImportStatements(db: Db) {
       entries = entries + excluded.entries,
       deleted_duration = deleted_duration + excluded.deleted_duration,
       deleted_entries = deleted_entries + excluded.deleted_entries`);
-  const setIdsOf = `(SELECT json_group_array(activity_id) FROM (SELECT activity_id
-    FROM time_activities WHERE time_id = t.id ORDER BY activity_id))`;
+  const setIdsOf = activityIdsSql('t.id');
   // The sets in the order the triggers would have made them (of each set, its first entry).
   const activitySets = db.prepare(`INSERT INTO activity_sets (ids, json)
     SELECT ids, (SELECT json_group_array(slug) FROM (SELECT a.slug FROM json_each(ids) j
