@@ -125,6 +125,7 @@ const revisionJson = (uuid: string, p: ProjectRevision): ProjectRevisionJson => 
 
 // Only the keys matter to withParents (the revision's SQL is the store's).
 const REVISION_KEYS = projectRevisionSql(String, String);
+const HISTORY_PARENT_KEYS = projectHistoryParentSql(String, String);
 
 /** The response body of a project: SQLite's text as it is, unless revisions were asked for. */
 export function toProjectJson(row: ProjectRow): JsonText | Project {
@@ -140,7 +141,7 @@ export function toProjectJson(row: ProjectRow): JsonText | Project {
  */
 export function toProjectHistory(row: ProjectHistoryRow): ProjectHistoryRevision[] {
   const current = JSON.parse(row.json) as ProjectJson;
-  const parents = parseSqlJsonArray(row.parents, projectHistoryParentSql(String, String));
+  const parents = parseSqlJsonArray(row.parents, HISTORY_PARENT_KEYS);
   return [
     withChange(current, row.changed_by, row.changed_at),
     ...parents.map((p) => {

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { readList } from '../db/list-reader';
 import type { Db } from '../db/open';
 import type { ReaderPool } from '../db/readers';
-import { columnsSql, jsonObjectSql } from '../db/sql-json';
+import { columnsSql, jsonObjectSql, type SqlOf } from '../db/sql-json';
 import { NO_ROLE, type ProjectRole } from '../policy';
 import { usernameSql } from '../users/store';
 import {
@@ -80,17 +80,18 @@ const COLUMNS = columnsSql<Omit<ProjectRow, 'parents'>>({
   json: PROJECT_JSON,
 });
 
-/** Every earlier revision of `p` as one JSON array, newest first (no N+1 in lists). */
-const PARENTS = `(SELECT json_group_array(
-    ${jsonObjectSql(projectRevisionSql(usernameSql, liveActivitySlugSql))} ORDER BY r.revision DESC)
+/** Every earlier revision `r` of `p` as one JSON array of `fields`, newest first. */
+const parentsSql = <T>(fields: SqlOf<T>) => `(SELECT json_group_array(
+    ${jsonObjectSql(fields)} ORDER BY r.revision DESC)
   FROM project_revisions r WHERE r.project_id = p.id) AS parents`;
+
+/** Every earlier revision of `p` as one JSON array, newest first (no N+1 in lists). */
+const PARENTS = parentsSql(projectRevisionSql(usernameSql, liveActivitySlugSql));
 
 const columns = (withParents: boolean) => (withParents ? `${COLUMNS}, ${PARENTS}` : COLUMNS);
 
 /** PARENTS as the history shows them: with the users map each kept (null: not kept). */
-const HISTORY_PARENTS = `(SELECT json_group_array(
-    ${jsonObjectSql(projectHistoryParentSql(usernameSql, liveActivitySlugSql))} ORDER BY r.revision DESC)
-  FROM project_revisions r WHERE r.project_id = p.id) AS parents`;
+const HISTORY_PARENTS = parentsSql(projectHistoryParentSql(usernameSql, liveActivitySlugSql));
 
 /** A project with what its history shows (ProjectHistoryRow), by uuid, deleted or not. */
 const HISTORY_BY_UUID = `SELECT ${COLUMNS}, ${usernameSql('p.changed_by')} AS changed_by,
