@@ -81,9 +81,9 @@ export function createKeptRowService(deps: {
           const key = `${row.projectId} ${row.activityIds}`;
           if (seen.has(key)) return false;
           seen.add(key);
-          return !rows.hasEntry(ownerId, row, first, last);
+          return true;
         });
-        rows.replace(ownerId, week, kept);
+        rows.replace(ownerId, week, first, last, kept);
         return shown(ownerId, week);
       });
     },

@@ -38,35 +38,29 @@ export function createKeptRowStore(db: Db) {
     JOIN project_slug_lists psl ON psl.project_id = k.project_id
     ${SHOWN}
     ORDER BY k.position`);
-  const hasEntry = db
-    .prepare(`SELECT ${HAS_ENTRY}
-      FROM (SELECT @user AS user_id, @project AS project_id, @activities AS activity_ids) k`)
-    .pluck();
   const clear = db.prepare('DELETE FROM kept_rows WHERE user_id = ? AND week = ?');
   const insert = db.prepare(`INSERT INTO kept_rows (user_id, week, position, project_id,
       activity_ids) VALUES (?, ?, ?, ?, ?)`);
+  // The rows just kept that have an entry: one statement for the whole list (a position
+  // left empty is harmless, only the order of positions is read).
+  const dropFilled = db.prepare(`DELETE FROM kept_rows AS k
+    WHERE k.user_id = @user AND k.week = @week AND ${HAS_ENTRY}`);
 
   return {
     /** The rows shown for a user's week (@first to @last its dates), in added order. */
     list: (user: number, week: string, first: string, last: string) =>
       list.all({ user, week, first, last }) as KeptRowRow[],
 
-    /** Whether the user has an entry of this row in the week. */
-    hasEntry: (user: number, row: KeptRowIds, first: string, last: string): boolean =>
-      hasEntry.get({
-        user,
-        project: row.projectId,
-        activities: row.activityIds,
-        first,
-        last,
-      }) === 1,
-
-    /** Replaces what is kept for a user's week. */
-    replace(user: number, week: string, rows: readonly KeptRowIds[]): void {
+    /**
+     * Replaces what is kept for a user's week (@first to @last its dates) with `rows`, but
+     * for those that have an entry in it.
+     */
+    replace(user: number, week: string, first: string, last: string, rows: readonly KeptRowIds[]) {
       clear.run(user, week);
       for (const [position, row] of rows.entries()) {
         insert.run(user, week, position, row.projectId, row.activityIds);
       }
+      dropFilled.run({ user, week, first, last });
     },
   };
 }
