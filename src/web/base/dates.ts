@@ -49,9 +49,14 @@ export function parseWeek(text: string | null): IsoWeek | undefined {
   return formatWeek(isoWeekOf(monday)) === text ? week : undefined;
 }
 
+/** `date` (YYYY-MM-DD) moved by a number of days. */
+export function shiftDay(date: string, by: number): string {
+  return toIsoDate(new Date(fromIsoDate(date).getTime() + by * DAY_MS));
+}
+
 export function shiftWeek(week: IsoWeek, by: number): IsoWeek {
   const monday = daysOfWeek(week)[0] as string;
-  return isoWeekOf(toIsoDate(new Date(fromIsoDate(monday).getTime() + by * 7 * DAY_MS)));
+  return isoWeekOf(shiftDay(monday, 7 * by));
 }
 
 /** Today in the browser's time zone, as `YYYY-MM-DD` (the day the user is living). */

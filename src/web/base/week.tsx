@@ -1,8 +1,10 @@
 // What every page of a week shares (the timesheet, its day view, Team week, approvals):
-// the weekday names, the Previous / This week / Next navigation, and a grid's day headings.
+// the weekday names, the Previous / This week / Next navigation, a grid's day headings and
+// its totals row.
 
 import { onLinkClick } from '../router';
 import { formatWeek, type IsoWeek, isoWeekOf, shiftWeek, today } from './dates';
+import { formatDuration } from './duration';
 
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
@@ -46,5 +48,36 @@ export function DayHeadings(props: { days: string[]; class?: string }) {
         );
       })}
     </>
+  );
+}
+
+/**
+ * A week table's footer row: its label, each day's total (dimmed when zero) and the
+ * week's. `colSpan`: the columns the label takes; `dayClass`: the day cells' own class.
+ */
+export function TotalsRow(props: {
+  label: string;
+  colSpan?: number;
+  days: string[];
+  dayTotals: number[];
+  weekTotal: number;
+  dayClass?: string;
+}) {
+  const base = props.dayClass ? `${props.dayClass} total` : 'total';
+  return (
+    <tr>
+      <th scope="row" colSpan={props.colSpan}>
+        {props.label}
+      </th>
+      {props.days.map((d, i) => {
+        const total = props.dayTotals[i] ?? 0;
+        return (
+          <td key={d} class={total ? base : `${base} zero`}>
+            {formatDuration(total)}
+          </td>
+        );
+      })}
+      <td class="total week-total">{formatDuration(props.weekTotal)}</td>
+    </tr>
   );
 }

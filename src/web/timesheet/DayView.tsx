@@ -5,12 +5,12 @@
 // row names are the grid's own (Timesheet passes them in), so a cell does here what it
 // does on a desktop: type a duration, Enter or leaving saves, ⋯ opens the day's entries.
 import type { ComponentChildren } from 'preact';
-import { formatWeek, fromIsoDate, isoWeekOf, today } from '../base/dates';
+import { formatWeek, fromIsoDate, isoWeekOf, shiftDay, today } from '../base/dates';
 import { formatDuration } from '../base/duration';
 import { WEEKDAYS } from '../base/week';
 import { navigate } from '../router';
 import type { Row } from './Timesheet';
-import { dayUrl, shiftDay } from './useDay';
+import { dayUrl } from './useDay';
 
 /** `Wednesday 31 January` in the browser's language (the date itself has no zone). */
 function longDate(date: string): string {

@@ -10,17 +10,23 @@ import { daysOfWeek, formatWeek, type IsoWeek, isoWeekOf, parseWeek, today } fro
 import { formatDuration } from '../base/duration';
 import { useResource } from '../base/resource';
 import { ScrollBox } from '../base/ScrollBox';
-import { DayHeadings, WeekNav } from '../base/week';
+import { DayHeadings, TotalsRow, WeekNav } from '../base/week';
+import { settingsUrl } from '../reports/settings';
 import { navigate, onLinkClick } from '../router';
 import { managedProjects, teamRows } from './team';
 
-function reportUrl(start: string, end: string, project?: string): string {
-  const q = new URLSearchParams({ range: 'custom', start, end });
-  if (project) q.set('project', project);
-  q.set('group', 'user');
-  q.set('then', project ? 'day' : 'project');
-  return `/reports?${q}`;
-}
+/** The week's report by person: of one project by day, else of every project. */
+const reportUrl = (start: string, end: string, project?: string): string =>
+  settingsUrl({
+    range: 'custom',
+    start,
+    end,
+    project: project ?? '',
+    activity: '',
+    user: '',
+    group: 'user',
+    thenBy: project ? 'day' : 'project',
+  });
 
 /** Where the page is (its week is in the query). */
 const PATH = '/team';
@@ -106,17 +112,14 @@ export function TeamWeek(props: { username: string; query: URLSearchParams }) {
                 ))}
               </tbody>
               <tfoot>
-                <tr>
-                  <th scope="row" colSpan={2}>
-                    Total
-                  </th>
-                  {dayTotals.map((s, i) => (
-                    <td key={days[i]} class={s ? 'day total' : 'day total zero'}>
-                      {formatDuration(s)}
-                    </td>
-                  ))}
-                  <td class="total week-total">{formatDuration(weekTotal)}</td>
-                </tr>
+                <TotalsRow
+                  label="Total"
+                  colSpan={2}
+                  days={days}
+                  dayTotals={dayTotals}
+                  weekTotal={weekTotal}
+                  dayClass="day"
+                />
               </tfoot>
             </table>
           </ScrollBox>

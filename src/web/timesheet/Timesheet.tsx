@@ -48,6 +48,8 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
   const { catalog, error: catalogError } = useCatalog(props.username);
   const projects = catalog?.projects ?? [];
   const activities = catalog?.activities ?? [];
+  // Where the user may log time: the projects they are a member of.
+  const mine = memberProjects(projects, props.username);
   const [status, setStatus] = useState('');
   const [error, setError] = useState<string | undefined>();
   const times = useWeekTimes(props.username, days, weekText, setError);
@@ -203,11 +205,7 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
             week={week}
             keyOf={(project, acts) => rowFor(project, acts).key}
             shown={new Set(rows.map((r) => r.key))}
-            mayBook={(slugs) =>
-              memberProjects(projects, props.username).some((p) =>
-                p.slugs.some((s) => slugs.includes(s)),
-              )
-            }
+            mayBook={(slugs) => !!projectOf(mine, slugs)}
             onCopy={(list) => void kept.add(list)}
             onStatus={setStatus}
             onError={setError}
@@ -277,14 +275,12 @@ export function Timesheet(props: { username: string; query: URLSearchParams }) {
           onClose={() => setOpen(undefined)}
         />
       )}
-      {catalog &&
-      memberProjects(projects, props.username).length === 0 &&
-      (catalog.me.site_admin || catalog.me.site_manager) ? (
+      {catalog && mine.length === 0 && (catalog.me.site_admin || catalog.me.site_manager) ? (
         <FirstProject catalog={catalog} />
       ) : (
         <AddRow
           loading={!catalog}
-          projects={memberProjects(projects, props.username)}
+          projects={mine}
           activities={activities}
           onAdd={(project, activity) => {
             const row = rowFor(project.slugs, activity ? [activity] : []);

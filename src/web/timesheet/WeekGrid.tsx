@@ -4,7 +4,7 @@
 import type { JSX } from 'preact';
 import { formatDuration } from '../base/duration';
 import { ScrollBox } from '../base/ScrollBox';
-import { DayHeadings } from '../base/week';
+import { DayHeadings, TotalsRow } from '../base/week';
 import type { Row } from './Timesheet';
 
 export function WeekGrid(props: {
@@ -50,18 +50,12 @@ export function WeekGrid(props: {
           ))}
         </tbody>
         <tfoot>
-          <tr>
-            <th scope="row">Day total</th>
-            {days.map((d, i) => {
-              const total = props.dayTotals[i] ?? 0;
-              return (
-                <td key={d} class={total ? 'total' : 'total zero'}>
-                  {formatDuration(total)}
-                </td>
-              );
-            })}
-            <td class="total week-total">{formatDuration(props.weekTotal)}</td>
-          </tr>
+          <TotalsRow
+            label="Day total"
+            days={days}
+            dayTotals={props.dayTotals}
+            weekTotal={props.weekTotal}
+          />
         </tfoot>
       </table>
     </ScrollBox>

@@ -3,15 +3,7 @@
 // so a reload or a bookmark keeps it; without one the view opens on today when the
 // week holds today, else on the week's Monday.
 import { useEffect, useState } from 'preact/hooks';
-import {
-  daysOfWeek,
-  formatWeek,
-  fromIsoDate,
-  type IsoWeek,
-  isoWeekOf,
-  today,
-  toIsoDate,
-} from '../base/dates';
+import { daysOfWeek, formatWeek, type IsoWeek, isoWeekOf, today } from '../base/dates';
 
 /** Below 600 px the timesheet is one day at a time (the same width as app.css's phone rules). */
 const NARROW = '(max-width: 600px)';
@@ -35,11 +27,6 @@ export function dayShown(days: string[], query: URLSearchParams): string {
   if (asked && days.includes(asked)) return asked;
   const now = today();
   return days.includes(now) ? now : (days[0] as string);
-}
-
-/** `date` moved by a number of days. */
-export function shiftDay(date: string, by: number): string {
-  return toIsoDate(new Date(fromIsoDate(date).getTime() + by * 86_400_000));
 }
 
 /** The timesheet's URL showing `date` (its week, and the day for the day view). */
