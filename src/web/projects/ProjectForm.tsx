@@ -54,7 +54,9 @@ export function ProjectForm(props: {
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
   // What the form holds, to tell unsaved edits (a prompt before leaving, issue 34).
-  const shown = JSON.stringify([name, uri, slugs, newSlug, activity, lists]);
+  const snapshot = (withSlugs: string[], adding: string) =>
+    JSON.stringify([name, uri, withSlugs, adding, activity, lists]);
+  const shown = snapshot(slugs, newSlug);
   const [savedAs, setSavedAs] = useState(shown);
   const markSaved = useUnsavedEdits(shown !== savedAs);
   useEffect(() => {
@@ -90,7 +92,7 @@ export function ProjectForm(props: {
         : await api.createProject(fields);
       setSlugs(saved.slugs);
       setNewSlug('');
-      setSavedAs(JSON.stringify([name, uri, saved.slugs, '', activity, lists]));
+      setSavedAs(snapshot(saved.slugs, ''));
       markSaved();
       setStatus('Project saved');
       props.onSaved(saved);
