@@ -632,8 +632,8 @@ export async function runImport(
   };
 
   // The command keeps its write transaction open over the pieces the reader hands over
-  // (up to 10,000 rows each) until the batch has `size` rows: a piece is checked as it
-  // comes and only the rows to write are held, not the whole batch as read.
+  // (1,000 rows each: admin/import-from.ts) until the batch has `size` rows: a piece is
+  // checked as it comes and only the rows to write are held, not the whole batch as read.
   let open: { tx: ReturnType<typeof openWrite>; batch: Batch } | undefined;
   const streamed = !dryRun && deps.runBatch === undefined;
   const takeStreamed = (rows: (ImportRow | RowProblem)[]) => {
