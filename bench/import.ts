@@ -30,7 +30,9 @@ const clock = (s: number) =>
 
 /**
  * Writes `rows` Toggl rows of the database's live users, projects and activities (by
- * username, name and name: what a Toggl export of the same team would have), in 2020–2026.
+ * username, name and name: what a Toggl export of the same team would have), in 2020–2026,
+ * in start order as Toggl's detailed report lists them: day by day, each day's rows by
+ * their start time.
  */
 export function writeTogglCsv(dbFile: string, file: string, rows: number, seed = 31): void {
   const db = new Database(dbFile, { readonly: true });
@@ -53,24 +55,33 @@ export function writeTogglCsv(dbFile: string, file: string, rows: number, seed =
   let chunk =
     '\uFEFFUser,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags,Amount (USD)\n';
   const day0 = Date.UTC(2020, 0, 1);
-  for (let i = 0; i < rows; i++) {
-    const day = new Date(day0 + Math.floor(rng.next() * 2500) * 86_400_000)
-      .toISOString()
-      .slice(0, 10);
-    const start = 7 * 3600 + Math.floor(rng.next() * 12 * 3600);
-    const duration = 300 + Math.floor(rng.next() * 4 * 3600);
-    const end = Math.min(start + duration, 86_399);
-    chunk +=
-      `${pick(users)},,"Client, Inc.",${q(pick(projects))},${q(pick(activities))},` +
-      `"Row ${i}, imported",Yes,${day},${clock(start)},${day},${clock(end)},${clock(duration)},,12.50\n`;
-    if (chunk.length > 1 << 20) {
-      writeSync(fd, chunk);
-      chunk = '';
+  let i = 0;
+  for (let d = 0; d < DAYS; d++) {
+    const day = new Date(day0 + d * 86_400_000).toISOString().slice(0, 10);
+    const starts: number[] = [];
+    for (const end = Math.floor(((d + 1) * rows) / DAYS); i + starts.length < end; ) {
+      starts.push(7 * 3600 + Math.floor(rng.next() * 12 * 3600));
+    }
+    starts.sort((a, b) => a - b);
+    for (const start of starts) {
+      const duration = 300 + Math.floor(rng.next() * 4 * 3600);
+      const end = Math.min(start + duration, 86_399);
+      chunk +=
+        `${pick(users)},,"Client, Inc.",${q(pick(projects))},${q(pick(activities))},` +
+        `"Row ${i}, imported",Yes,${day},${clock(start)},${day},${clock(end)},${clock(duration)},,12.50\n`;
+      i++;
+      if (chunk.length > 1 << 20) {
+        writeSync(fd, chunk);
+        chunk = '';
+      }
     }
   }
   writeSync(fd, chunk);
   closeSync(fd);
 }
+
+/** Days the generated file spans. */
+const DAYS = 2500;
 
 /** Runs `<command> admin import-from toggl <file> --db <db> --json [--dry-run]`, timed. */
 export function measureImport(options: {
