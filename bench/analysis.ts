@@ -127,30 +127,44 @@ const LIMITS: Record<RowId, string> = {
     'its time under this load is mostly that wait; its time in the server (request event ' +
     "to answer, from the server's request log) is given beside it.",
   'import-dry':
-    'Issue 31. The command alone (no server), on a copy of the data set: csv-parse reads the ' +
-    'file as it streams (64 KiB pieces), each record becomes a row (dates, clocks, durations ' +
-    'read by hand-written parsers, a SHA-256 source key), and people, projects and ' +
-    'activities are looked up in maps made once; a first import of an instance reads no key. ' +
-    'The keys seen, to find rows the file has twice, are 16 bytes each in one ' +
-    'open-addressing table (src/importers/key-set.ts; ~32 MB for a million rows): as a Set ' +
-    'of strings they held ~150 MB, the 320 MB peak of the first measurement. The young ' +
-    'generation stays at 1 MB (src/heap-growth.ts): a piece is garbage before the next. ' +
-    'csv-parse runs on a worker thread (src/importers/csv-thread.ts) that posts 1,000 ' +
-    'records a message, so that the parsing of the next batch overlaps the checks of this ' +
-    'one on the second core: ~25 MB more peak RSS (the worker and what is in flight) and ' +
-    'a third more CPU in all, for ~20 % less wall time on an otherwise idle second core.',
+    'Issue 31. The command alone (no server), on a copy of the data set, of a generated ' +
+    "Toggl detailed report that lists its rows in start order, day by day, as Toggl's " +
+    'does: csv-parse reads the file as it streams (64 KiB pieces), each record becomes a ' +
+    'row (dates, clocks, durations read by hand-written parsers, a SHA-256 source key), ' +
+    'and people, projects and activities are looked up in maps made once; a first import ' +
+    'of an instance reads no key. The keys seen, to find rows the file has twice, are 16 ' +
+    'bytes each in one open-addressing table (src/importers/key-set.ts; ~32 MB for a ' +
+    'million rows): as a Set of strings they held ~150 MB, the 320 MB peak of the first ' +
+    'measurement. The young generation stays at 1 MB (src/heap-growth.ts): a piece is ' +
+    'garbage before the next. csv-parse runs on a worker thread ' +
+    '(src/importers/csv-thread.ts) that posts 1,000 records a message, so that the parsing ' +
+    'of the next batch overlaps the checks of this one on the second core: ~25 MB more ' +
+    'peak RSS (the worker and what is in flight) and a third more CPU in all, for ~20 % ' +
+    'less wall time on an otherwise idle second core. The published run before this one ' +
+    '(61,731 rows/s) was of a build before a tidy-up gave every row object a hidden class ' +
+    'of its own (an object spread in src/importers/format.ts startedRow): 200,000 rows ' +
+    'took ~10 s instead of ~5 s until that was found and undone.',
   import:
     'The dry run plus the writes, in batches of 40,000 rows per transaction, which the ' +
-    'command keeps open over the pieces of the file. A batch inserts its entries in index ' +
-    'order: by day and person, with its fresh (random, v4) uuids sorted and handed out in ' +
-    'that order, its source keys sorted; each index is walked once per batch instead of ' +
-    'taking a page read and a page write per row at random (in SQLite alone, 100,000 rows ' +
-    'took 11.3 s of CPU in random order in batches of 10,000, 8.7 s sorted, 6.6 s sorted in ' +
-    'batches of 50,000). The insert triggers that keep the derived rows (sql/006, sql/009) ' +
-    'skip the batch while its row of bulk_writes exists (sql/018, only ever inside its own ' +
-    'transaction), and the batch writes the month totals, activity sets and entry rows with ' +
-    'one statement each before its COMMIT. Before this the import ran 4,645 rows/s with ' +
-    '183 MB; the dry run 34,675 rows/s with 320 MB.',
+    'command keeps open over the pieces of the file (1,000 records each: the rows read ' +
+    'are garbage once checked, and only those to write are held; 10,000 at once held ' +
+    '~30 MB more). A batch inserts its entries in index order: by day and person, with ' +
+    'its fresh (random, v4) uuids sorted and handed out in that order, its source keys ' +
+    'sorted; each index is walked once per batch instead of taking a page read and a page ' +
+    'write per row at random (in SQLite alone, 100,000 rows took 11.3 s of CPU in random ' +
+    'order in batches of 10,000, 8.7 s sorted, 6.6 s sorted in batches of 50,000). The ' +
+    'insert triggers that keep the derived rows (sql/006, sql/009) skip the batch while ' +
+    'its row of bulk_writes exists (sql/018, only ever inside its own transaction), and ' +
+    'the batch writes the month totals, activity sets and entry rows with one statement ' +
+    "each before its COMMIT. Statement journals are kept in memory on the import's " +
+    'connection (`temp_store = MEMORY`, src/admin/import-from.ts): an insert that fires ' +
+    'triggers inside a larger transaction journals the pages it changes, and once one ' +
+    "statement's journal passed 64 KiB SQLite wrote the rest of the batch's journals to a " +
+    'file in /var/tmp, ~20 of the 26 `pwrite` calls a row measured before (200,000 rows: ' +
+    '27.6 → ~21 s). In a file in random order each batch dirtied 44,121 pages for 40,000 ' +
+    'rows; in start order 18,833, of which 12,491 are the uuid index (random v4 uuids ' +
+    'reach every page of it). Before this round the import ran 4,645 rows/s with 183 MB; ' +
+    'the dry run 34,675 rows/s with 320 MB.',
 };
 
 /** How a miss could be closed, row by row. */
@@ -162,18 +176,23 @@ const CLOSE: Partial<Record<RowId, string>> = {
     "format's date, clock and duration parsers; on a loaded machine the worker competes " +
     'for the second core and the gain shrinks.',
   import:
-    'Closing the gap: of the writes (CPU time, 100,000 rows) the inserts into times and ' +
-    'time_activities are about three fifths (five indexes on times, walked in order; the ' +
-    'three gated triggers still cost ~6–9 µs a row for their WHEN), the bulk derived rows ' +
-    'an eighth, sorting and the source keys a tenth, the COMMIT with its checkpoint an ' +
-    "eighth; the dry run's reading is a quarter of the whole. " +
-    'Reading the file in a worker thread, as the dry run does, was measured here too ' +
-    '(300,000 rows): no gain in CPU or wall time, and peak RSS 164 → 200 MB, so a real ' +
-    'import parses on its event loop. Of 100,000 rows, 26 pwrite calls a row (WAL frames ' +
-    'and the checkpoint) and a quarter of the CPU in the kernel copying pages: a page ' +
-    'cache of 32 MiB instead of 8, or checkpoints deferred over several batches, did not ' +
-    'help. Dropping the three triggers inside the batch transaction (re-created before ' +
-    'its COMMIT) instead of gating them, and multi-row INSERTs, are what is left.',
+    'Closing the gap: in a CPU profile of 200,000 rows (sources run by tsx) SQLite is ' +
+    'three fifths of the time: the inserts of the entries, their activities and the bulk ' +
+    'derived rows ~33 µs a row, the COMMIT with its checkpoint ~9 µs, the source keys ' +
+    '~5.5 µs; the rest is the reading, the checks and garbage collection (~31 µs). One ' +
+    'thread cannot do both at 20,000 rows/s (50 µs a row). What is left is a pipeline: the ' +
+    "batch's SQL on a writer thread with a connection of its own while the event loop " +
+    'reads and checks the next batch, the people, projects and activities the checks ' +
+    'create passed to it with made-up ids (as a dry run makes them) so that they stay in ' +
+    "the batch's transaction; at best ~45 µs a row on two free cores, and its memory (a " +
+    "second V8 isolate, the writer's page cache, the keys of the whole run held to find " +
+    'duplicates across batches in flight) would take the peak near the 200 MB limit. ' +
+    'Measured and not kept: batches of 60,000 rows (7 % faster, 22 MB more, the write lock ' +
+    'held half as long again), 100,000 (no faster, 213 MB), the CSV parsed on a worker ' +
+    'thread (within noise, +25 MB), a faster-growing old generation (~10 %, +16–80 MB), ' +
+    'foreign keys off (no change), dropping the three insert triggers for the batch ' +
+    'instead of gating them (within 10 % of statement journals in memory, which it ' +
+    'needs too).',
   time:
     'Closing the gap: on a quiet machine the bare server answers 37,000–41,000 req/s, as ' +
     'fast as the load generator can ask, so 30 % means ~82–85 µs per request on the one ' +
