@@ -174,7 +174,8 @@ const CLOSE: Partial<Record<RowId, string>> = {
     "about a quarter of its time collecting garbage, a tenth in the engine's per-row " +
     'checks, a tenth in the source key (SHA-256) and much of the rest in the ' +
     "format's date, clock and duration parsers; on a loaded machine the worker competes " +
-    'for the second core and the gain shrinks.',
+    'for the second core and the gain shrinks.' +
+    ' Side by side on this machine right after this run, the build of the run before, which met the target with 61,731 rows/s, read the same million rows in 21.8 s (two runs: ~46,000 rows/s) and this one in 19.9–24.5 s: the machine, not the code, was slower than on that night.',
   import:
     'Closing the gap: in a CPU profile of 200,000 rows (sources run by tsx) SQLite is ' +
     'three fifths of the time: the inserts of the entries, their activities and the bulk ' +

@@ -100,7 +100,7 @@ export const startedRow = (
   duration: number,
 ): RowFields => ({
   // Named one by one: a spread here gave every row's object a hidden class of its own
-  // (55,000 of them alive in a heap snapshot mid-import) and made the dry run 3× slower.
+  // (55,000 of them alive in a heap snapshot mid-import) and the dry run twice as slow.
   email: who.email,
   name: who.name,
   project,
