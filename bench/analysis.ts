@@ -190,7 +190,7 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'duplicates across batches in flight) would take the peak near the 200 MB limit. ' +
     'Measured and not kept: batches of 60,000 rows (7 % faster, 22 MB more, the write lock ' +
     'held half as long again), 100,000 (no faster, 213 MB), the CSV parsed on a worker ' +
-    'thread (within noise, +25 MB), a faster-growing old generation (~10 %, +16–80 MB), ' +
+    'thread (within noise, +25 MB), a faster-growing old generation (up to ~10 %, +16–50 MB), ' +
     'foreign keys off (no change), dropping the three insert triggers for the batch ' +
     'instead of gating them (within 10 % of statement journals in memory, which it ' +
     'needs too).',
