@@ -14,14 +14,14 @@ import { Sso } from './auth/Sso';
 import { type Catalog, useCatalog } from './base/catalog';
 import { Dialog } from './base/Dialog';
 import { lazyPage } from './base/lazy';
+import { managedProjects } from './base/roles';
 import { onConnectionChange, retryNow } from './connection';
 import { Entries } from './entries/Entries';
-
 import { onLinkClick, useLocation } from './router';
 import { currentSession, handedOver, onSessionChange, type Session } from './session';
 import { Timer } from './timer/Timer';
 import { Home } from './timesheet/Home';
-import { landsOnTeamWeek, managedProjects } from './timesheet/team';
+import { landsOnTeamWeek } from './timesheet/team';
 import './app.css';
 
 const Reports = lazyPage(() => import('./reports/Reports').then((m) => m.Reports));

@@ -2,7 +2,8 @@
 // lands on Team week instead of a timesheet, and a week's entries per person and project.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { landsOnTeamWeek, managedProjects, teamRows } from '../../src/web/timesheet/team';
+import { managedProjects } from '../../src/web/base/roles';
+import { landsOnTeamWeek, teamRows } from '../../src/web/timesheet/team';
 import type { Project, Time, User } from '../../src/web/types';
 
 const project = (name: string, slugs: string[], users: Project['users'], deleted = false) =>

@@ -63,8 +63,6 @@ export function useCatalog(username: string): { catalog?: Catalog; error?: strin
   return state;
 }
 
-export { memberProjects, projectOf } from './roles';
-
 export function activityName(activities: Activity[], slug: string): string {
   return activities.find((a) => a.slug === slug)?.name ?? slug;
 }

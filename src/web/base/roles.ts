@@ -1,6 +1,6 @@
 // Who a person is on a project (SPEC §3), read from the project's users map, to offer only
-// what they may do. No DOM and no session: the unit tests run it under Node (catalog.ts,
-// which re-exports it, reads the session when loaded).
+// what they may do. No DOM and no session (catalog.ts reads the session when loaded): the
+// unit tests run it under Node.
 import type { Project } from '../types';
 
 /** Usernames are compared without letter case, as the server does. */

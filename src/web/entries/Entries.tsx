@@ -5,10 +5,11 @@
 // edit, delete, restore and the history of each. On a phone each entry is a card.
 import { useEffect, useState } from 'preact/hooks';
 import { api, type EntryOrder, errorText, onTimeChange } from '../api';
-import { activityName, mayDelete, mayEdit, projectOf, useCatalog } from '../base/catalog';
+import { activityName, mayDelete, mayEdit, useCatalog } from '../base/catalog';
 import { formatDuration } from '../base/duration';
 import { isWebUri } from '../base/links';
 import { useResource } from '../base/resource';
+import { projectOf } from '../base/roles';
 import { ScrollBox } from '../base/ScrollBox';
 import { EntryDialog, type EntryView } from '../entry/EntryDialog';
 import { navigate } from '../router';

@@ -5,10 +5,11 @@
 // and the entries page.
 import { useId, useState } from 'preact/hooks';
 import { api, type Time, type TimeFields } from '../api';
-import { type Catalog, memberProjects, projectOf } from '../base/catalog';
+import type { Catalog } from '../base/catalog';
 import { formatDuration, parseDuration } from '../base/duration';
 import { FormEnd, Problem, problemProps, useSave } from '../base/field-problems';
 import { projectOptions, Select } from '../base/fields';
+import { memberProjects, projectOf } from '../base/roles';
 
 const FIELDS = [
   'date_worked',

@@ -1,10 +1,11 @@
 // A time entry's history: every revision, newest first, with who made it and when
 // (GET /v0/times/:uuid/history?include_deleted=true).
 import { api, type TimeRevision } from '../api';
-import { activityName, type Catalog, projectOf } from '../base/catalog';
+import { activityName, type Catalog } from '../base/catalog';
 import { deletionChange, fieldChange, listChange } from '../base/changes';
 import { formatDuration } from '../base/duration';
 import { Revisions } from '../base/Revisions';
+import { projectOf } from '../base/roles';
 
 export function History(props: { uuid: string; catalog: Catalog; onClose: () => void }) {
   const { projects, activities } = props.catalog;

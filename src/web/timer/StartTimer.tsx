@@ -2,10 +2,10 @@
 // project's default preselected) and a note.
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api, type Timer } from '../api';
-import { type Catalog, memberProjects } from '../base/catalog';
+import type { Catalog } from '../base/catalog';
 import { FormEnd, Problem, problemProps, useSave } from '../base/field-problems';
 import { activityOptions, projectOptions, Select } from '../base/fields';
-import { managedProjects } from '../timesheet/team';
+import { managedProjects, memberProjects } from '../base/roles';
 
 const FIELDS = ['project', 'activities', 'notes'] as const;
 

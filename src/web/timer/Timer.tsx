@@ -4,9 +4,10 @@
 // same timer: it is read again when the page comes back into view and every 30 s.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, errorText, type Timer as RunningTimer } from '../api';
-import { type Catalog, projectOf } from '../base/catalog';
+import type { Catalog } from '../base/catalog';
 import { Confirm, Dialog } from '../base/Dialog';
 import { formatDuration } from '../base/duration';
+import { projectOf } from '../base/roles';
 import { formatClock, startedAtLocal } from './clock';
 import { onTimerChange, timerChanged } from './running';
 import { StartTimer } from './StartTimer';

@@ -9,11 +9,12 @@ import { useCatalog } from '../base/catalog';
 import { daysOfWeek, formatWeek, type IsoWeek, isoWeekOf, parseWeek, today } from '../base/dates';
 import { formatDuration } from '../base/duration';
 import { useResource } from '../base/resource';
+import { managedProjects } from '../base/roles';
 import { ScrollBox } from '../base/ScrollBox';
 import { DayHeadings, TotalsRow, WeekNav } from '../base/week';
 import { settingsUrl } from '../reports/settings';
 import { navigate, onLinkClick } from '../router';
-import { managedProjects, teamRows } from './team';
+import { teamRows } from './team';
 
 /** The week's report by person: of one project by day, else of every project. */
 const reportUrl = (start: string, end: string, project?: string): string =>

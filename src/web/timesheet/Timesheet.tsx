@@ -11,10 +11,11 @@
 // yet filled (Add row, Copy last week) are kept on the server (kept-rows.ts, issue 34).
 import { useMemo, useState } from 'preact/hooks';
 import { api, errorText, type Time } from '../api';
-import { activityName, memberProjects, projectOf, useCatalog } from '../base/catalog';
+import { activityName, useCatalog } from '../base/catalog';
 import { Confirm } from '../base/Dialog';
 import { daysOfWeek, formatWeek, type IsoWeek, isoWeekOf, parseWeek, today } from '../base/dates';
 import { DURATION_HINT, formatDuration } from '../base/duration';
+import { memberProjects, projectOf } from '../base/roles';
 import { WEEKDAYS, WeekNav } from '../base/week';
 import { navigate } from '../router';
 import { AddRow } from './AddRow';

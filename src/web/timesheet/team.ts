@@ -4,8 +4,6 @@
 import { managedProjects, memberProjects, projectOf, sameUser } from '../base/roles';
 import type { Project, Time, User } from '../types';
 
-export { managedProjects };
-
 /**
  * A manager who is a member of no project has no timesheet to fill: their home page is
  * their projects' week (issue 34), not the "a manager can add you" dead end.
