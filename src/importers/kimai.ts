@@ -43,13 +43,6 @@ export const kimai: ImportFormat = {
     if (duration === undefined) return `duration ${raw} is not a duration`;
     const who = person(cell('User'));
     const email = orNull(cell('E-mail') || cell('Email')) ?? who.email;
-    return startedRow(
-      cell,
-      { email, name: who.name },
-      project,
-      cell('Activity').trim(),
-      start,
-      duration,
-    );
+    return startedRow(cell, email, who.name, project, cell('Activity').trim(), start, duration);
   },
 };

@@ -27,6 +27,7 @@ export const solidtime: ImportFormat = {
     const end = parseDateTime(cell('End'));
     const duration = durationOf(cell('Duration') || cell('Duration (decimal)'), start, end, true);
     if (duration === undefined) return `duration ${cell('Duration')} is not a duration`;
-    return startedRow(cell, person(cell('User')), project, cell('Task').trim(), start, duration);
+    const who = person(cell('User'));
+    return startedRow(cell, who.email, who.name, project, cell('Task').trim(), start, duration);
   },
 };
