@@ -28,6 +28,9 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const clock = (s: number) =>
   `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
 
+/** Days the generated file spans. */
+const DAYS = 2500;
+
 /**
  * Writes `rows` Toggl rows of the database's live users, projects and activities (by
  * username, name and name: what a Toggl export of the same team would have), in 2020–2026,
@@ -79,9 +82,6 @@ export function writeTogglCsv(dbFile: string, file: string, rows: number, seed =
   writeSync(fd, chunk);
   closeSync(fd);
 }
-
-/** Days the generated file spans. */
-const DAYS = 2500;
 
 /** Runs `<command> admin import-from toggl <file> --db <db> --json [--dry-run]`, timed. */
 export function measureImport(options: {
