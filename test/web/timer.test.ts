@@ -210,12 +210,17 @@ describe('the web app: timer, lost connection, ended session', { skip }, () => {
       users: { alice: { member: true }, bob: { member: true }, carol: { member: true } },
     });
     const page = await newPage(browser);
+    const quiet = requestsSettled(page);
     await signIn(page, `${server.url}/?week=2024-W11`, carol.username, carol.password);
     await page.getByRole('button', { name: 'Add row' }).click();
     const cell = page.getByRole('textbox', {
       name: 'Ganeti Web Manager, Development, Tue 2024-03-12',
     });
     await cell.fill('45m');
+    // The page's own requests (its loading, the added row kept on the server) are answered
+    // first: one still on its way when the tokens go would end the session before the
+    // cell is saved, and the dialog would take the Enter below.
+    await quiet();
     // Meanwhile an admin resets carol's password: every token she had is revoked.
     const reset = await server.api.post('/users/carol', server.adminToken, {
       password: bcryptHash('a new one 123'),
@@ -241,3 +246,25 @@ describe('the web app: timer, lost connection, ended session', { skip }, () => {
     await page.context().close();
   });
 });
+
+/**
+ * Follows the page's requests from now on; the function it answers resolves once none is
+ * in flight (at once when none is).
+ */
+function requestsSettled(page: Page): () => Promise<void> {
+  const inFlight = new Set<unknown>();
+  let wake: (() => void) | undefined;
+  const done = (request: unknown) => {
+    inFlight.delete(request);
+    if (inFlight.size === 0) wake?.();
+  };
+  page.on('request', (request) => inFlight.add(request));
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return () =>
+    inFlight.size === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+}
