@@ -2,7 +2,7 @@
 //
 //   1. esbuild bundles src/main.ts and everything it imports into dist/timetrack.cjs; the
 //      sql/ migrations, the bundled workers (bcrypt, WAL checkpoints, short lists, large
-//      reports, the import's CSV parser), the version and the commit go in as
+//      reports, the import's CSV parser and writer), the version and the commit go in as
 //      __TIMETRACK_EMBEDDED__ (read by src/embedded.ts).
 //   2. Node's own Single Executable Application support (Node 20, fully offline) turns
 //      the bundle plus better-sqlite3's native addon (a SEA asset, unpacked at run time by
@@ -113,6 +113,7 @@ const checkpointWorker = embedded.bundleWorker(embedded.CHECKPOINT_WORKER);
 const shortListWorker = embedded.bundleWorker(embedded.SHORT_LIST_WORKER);
 const reportWorker = embedded.bundleWorker(embedded.REPORT_WORKER);
 const csvWorker = embedded.bundleWorker(embedded.CSV_WORKER);
+const importWriter = embedded.bundleWorker(embedded.IMPORT_WRITER);
 
 rmSync(DIST, { recursive: true, force: true });
 mkdirSync(DIST, { recursive: true });
@@ -142,6 +143,7 @@ await build({
       shortListWorker,
       reportWorker,
       csvWorker,
+      importWriter,
       web: webBuild.serializeAssets(web.assets),
     }),
   },

@@ -30,6 +30,7 @@ interface Embedded {
   shortListWorker: string;
   reportWorker: string;
   csvWorker: string;
+  importWriter: string;
   web: SerializedAsset[];
 }
 
@@ -103,6 +104,7 @@ export function csvWorkerSource(): string {
 export const CHECKPOINT_WORKER = 'src/db/checkpoint-worker.ts';
 export const SHORT_LIST_WORKER = 'src/db/short-list-worker.ts';
 export const REPORT_WORKER = 'src/reports/report-worker.ts';
+export const IMPORT_WRITER = 'src/admin/import-writer-worker.ts';
 
 /** Source of the WAL checkpoint worker (db/checkpointer.ts), run the same way. */
 export const checkpointWorkerSource = () =>
@@ -114,6 +116,9 @@ export const shortListWorkerSource = () =>
 
 /** Source of the large-report worker (db/text-streams.ts, reports/store.ts), run the same way. */
 export const reportWorkerSource = () => databaseWorkerSource(REPORT_WORKER, (e) => e.reportWorker);
+
+/** Source of the import's writer thread (admin/import-writer.ts), run the same way. */
+export const importWriterSource = () => databaseWorkerSource(IMPORT_WRITER, (e) => e.importWriter);
 
 /** Each worker's source bundled from source, once per process (a pool starts several). */
 const bundling = new Map<string, Promise<string>>();

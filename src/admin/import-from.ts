@@ -5,6 +5,7 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { createActivityStore } from '../activities/store';
 import { isTimeZone } from '../dates';
+import { READER_CACHE_KIB } from '../db/open';
 import { createReaderPool } from '../db/readers';
 import { csvBatches } from '../importers/csv';
 import { csvBatchesInWorker } from '../importers/csv-thread';
@@ -18,20 +19,26 @@ import { createProjectStore } from '../projects/store';
 import { createTimeImportStatements } from '../times/store';
 import { createUserStore } from '../users/store';
 import { CliError, openForCommand, refuseDirectory } from './cli';
+import { type ImportWriterThread, startImportWriter } from './import-writer';
 
 /**
- * Records a real import takes from the CSV reader at once (importers/csv.ts hands over up
+ * Records the command takes from the CSV reader at once (importers/csv.ts hands over up
  * to 10,000). Only the rows to write are held until their batch's COMMIT; the records
  * read and the rows made from them are garbage once checked, and a tenth as many of them
  * at once took the peak RSS of 200,000 rows from 181 to 152 MB at the same speed. A dry
- * run keeps 10,000: it checks each piece as a batch of its own, and its per-batch
- * bookkeeping (the report as it was before, to restore on failure) made 1,000 a fifth
- * slower. A file that breaks off keeps the rows of the pieces handed over before the break.
+ * run takes them the same way (1,000,000 rows: 16.0–16.7 → 14.8–15.0 s, 186 → 174 MB,
+ * against pieces of 10,000 each checked as a batch of its own). A file that breaks off
+ * keeps the rows of the pieces handed over before the break.
  */
 const PIECE_RECORDS = 1_000;
 
-/** The import's page cache, KiB (db/open.ts CACHE_KIB: 16 MiB). */
-const IMPORT_CACHE_KIB = 8 * 1024;
+/**
+ * The writer thread's page cache, KiB (db/open.ts CACHE_KIB: 16 MiB). Half the writer's
+ * usual: an import batch walks each index once in order (importers/plan.ts), so pages
+ * are not read twice and a larger cache bought no speed, only RSS (on 100,000 rows, 4 MiB
+ * ran as fast as 16).
+ */
+const IMPORT_CACHE_KIB = 4 * 1024;
 
 export interface ImportFromOptions extends Omit<ImportOptions, 'format'> {
   db: string;
@@ -51,18 +58,8 @@ export async function importFromCommand(opts: ImportFromOptions): Promise<string
     throw new CliError(`unknown time zone ${opts.timezone}`);
   }
   const db = openForCommand(opts.db);
-  // Half the writer's usual page cache: an import batch walks each index once in order
-  // (importers/engine.ts writeAccepted), so pages are not read twice and a larger cache
-  // bought no speed — only RSS (on 100,000 rows, 4 MiB ran as fast as 16).
-  db.pragma(`cache_size = -${IMPORT_CACHE_KIB}`);
-  // Statement journals in memory. Each insert of an entry fires triggers (sql/006,
-  // sql/009), so inside the batch's transaction SQLite journals the pages it changes, to
-  // roll that statement back alone; once one statement's journal passed 64 KiB (a page
-  // split) it went to a file in /var/tmp for the rest of the batch, two `pwrite` calls a
-  // page: ~20 system calls per row, 200,000 rows in 27.6 s against 20–21 s in memory. Only
-  // here: the setting puts every temporary file in memory, and a large ORDER BY of another
-  // command (a sort of a million entries: 68 → 155 MB peak) would hold its sort there too.
-  db.pragma('temp_store = MEMORY');
+  // This connection only reads (the writer thread has its own): a reader's page cache.
+  db.pragma(`cache_size = -${READER_CACHE_KIB}`);
   const readers = createReaderPool(opts.db);
   // Pieces of 64 KiB (~500 rows): what each makes is garbage before the next is read, so
   // the import's young generation stays at its first size (heap-growth.ts). 1 MiB pieces
@@ -76,6 +73,9 @@ export async function importFromCommand(opts: ImportFromOptions): Promise<string
     tagsAsActivities: opts.tagsAsActivities,
     timezone: opts.timezone,
   };
+  // A real import writes on a thread of its own (import-writer-worker.ts), one batch
+  // while the engine checks the next on this one; this connection only reads.
+  let writer: ImportWriterThread | undefined;
   const deps = {
     db,
     store: createImportStore(db),
@@ -85,14 +85,16 @@ export async function importFromCommand(opts: ImportFromOptions): Promise<string
     activities: createActivityStore(db, readers),
   };
   try {
-    // A dry run parses on a worker thread (csv-thread.ts): the parsing of a batch overlaps
+    // A dry run parses on a worker thread (csv-thread.ts): the parsing of a piece overlaps
     // the engine's checks of the one before (1,000,000 rows: 20.5 → 16.9 s, for ~25 MB
-    // more peak RSS). A real import does not: its time is SQLite's, the overlap bought
-    // nothing measurable, and the worker's memory took its peak RSS from 164 to 200 MB.
+    // more peak RSS). A real import does not: its second thread is the writer's, and
+    // records cloned from a parsing thread cost this one about what parsing them does.
     const csv = opts.dryRun
-      ? csvBatchesInWorker
+      ? (input: AsyncIterable<Buffer | string>) => csvBatchesInWorker(input, PIECE_RECORDS)
       : (input: AsyncIterable<Buffer | string>) => csvBatches(input, PIECE_RECORDS);
-    const report = await importStream(deps, null, options, file, undefined, csv);
+    if (!opts.dryRun) writer = await startImportWriter(opts.db, IMPORT_CACHE_KIB);
+    const writePlan = writer?.write;
+    const report = await importStream({ ...deps, writePlan }, null, options, file, undefined, csv);
     return opts.json ? JSON.stringify(report, null, 2) : reportText(report);
   } catch (err) {
     if (err instanceof NotThatFormat) throw new CliError(`${opts.file} ${err.message}`);
@@ -106,6 +108,7 @@ export async function importFromCommand(opts: ImportFromOptions): Promise<string
     }
     throw err;
   } finally {
+    await writer?.close();
     file.destroy();
     readers.close();
     db.close();

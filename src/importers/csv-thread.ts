@@ -32,12 +32,13 @@ function unpack({ fields, records }: Batch): CsvRecord[] {
 }
 
 /**
- * csvBatches(input), parsed on a worker thread: the same batches (the header alone, then
- * BATCH_RECORDS each), regrouped from the worker's messages. A syntax error drops the
+ * csvBatches(input, batchRecords), parsed on a worker thread: the same batches (the
+ * header alone, then `batchRecords` each), regrouped from the worker's messages. A syntax error drops the
  * records of the batch it broke, as csvBatches does.
  */
 export async function* csvBatchesInWorker(
   input: AsyncIterable<Buffer | string>,
+  batchRecords = BATCH_RECORDS,
 ): AsyncGenerator<CsvRecord[], void> {
   const worker = startWorker(csvWorkerSource(), { eval: true });
   // Whatever stops the import early, the worker never keeps the command running.
@@ -123,7 +124,7 @@ export async function* csvBatchesInWorker(
         continue;
       }
       for (const record of unpack(message)) batch.push(record);
-      if (batch.length >= BATCH_RECORDS) {
+      if (batch.length >= batchRecords) {
         const full = batch;
         batch = [];
         yield full;

@@ -1,13 +1,12 @@
 // The one import engine, shared by `admin import-from` and POST /v0/imports: normalized
-// rows (read.ts) → people, projects and activities matched or created, entries written,
-// and the report. Rows come in batches; each batch is one write transaction through
-// writeTransaction (db/open.ts), so a failure leaves nothing of its batch, and the source
-// keys (sql/015) let a second run complete the first. Everything a row needs is looked up
-// in maps made once; per row there is no await and no statement but the inserts and the
-// key lookup.
-import { randomUUID } from 'node:crypto';
+// rows (read.ts) → people, projects and activities matched or to be created, the entries
+// to write, and the report. Rows come in batches; the engine checks them and writes
+// nothing itself: each batch's plan (plan.ts) is written in one write transaction, so a
+// failure leaves nothing of its batch, and the source keys (sql/015) let a second run
+// complete the first. Everything a row needs is looked up in maps made once; per row
+// there is no await and no statement but the key lookup.
 import type { ActivityStore } from '../activities/store';
-import { type Db, openWrite, writeTransaction } from '../db/open';
+import { type Db, writeTransaction } from '../db/open';
 import { isNewUsername } from '../identifiers';
 import {
   type Actor,
@@ -20,11 +19,12 @@ import {
 } from '../policy';
 import type { ProjectStore } from '../projects/store';
 import type { ImportReport, NamedLine, PersonLine } from '../shapes/import';
-import type { ImportedTime, TimeImportStatements } from '../times/store';
-import { registerUser } from '../users/register';
+import type { LockStates, TimeImportStatements } from '../times/store';
 import type { UserStore } from '../users/store';
 import type { FormatName, ImportRow, RowProblem } from './format';
 import { KeySet } from './key-set';
+import { type ImportPlan, type PlannedEntry, type PlanOp, packPlan } from './plan';
+import { createPlanWriter } from './plan-writer';
 import { NotThatFormat, type ReadTally } from './read';
 import { freeSlug, slugOf } from './slugs';
 import type { ImportStore, KnownProject, KnownUser } from './store';
@@ -51,6 +51,12 @@ export interface ImportDeps {
   activities: ActivityStore;
   /** Runs one batch's write; the server retries it while another process holds the lock. */
   runBatch?: (write: () => void) => void | Promise<void>;
+  /**
+   * Writes a batch's plan elsewhere (the command's writer thread, admin/import-writer.ts) while
+   * the engine checks the next batch; settles once it is committed. Without it, each
+   * batch is checked and written in one transaction on `db` (through runBatch if given).
+   */
+  writePlan?: (plan: ImportPlan) => Promise<void>;
   /** Rows per write transaction (the server takes smaller ones to stay responsive). */
   batchRows?: number;
 }
@@ -83,14 +89,15 @@ export const MAX_PROBLEMS = 20;
 
 /**
  * Rows per write transaction of `admin import-from` (the route takes fewer). Each batch
- * walks the indexes it writes in order (writeAccepted), so a page of an index is read and
- * written once per batch for all the rows that go into it: on the 1,000,000-entry
- * database 40,000 rows make several rows a page, where 10,000 made about one (in
- * SQLite alone, 100,000 rows took 8.7 s of CPU in batches of 10,000 and 6.6 s in batches
- * of 50,000). A batch holds the write lock ~4 s at ~10,000 rows/s, well under a server's
- * `--lock-wait` (10 s); its rows to write stay within the command's 200 MB.
+ * walks the indexes it writes in order (plan.ts), so a page of an index is read and
+ * written once per batch for all the rows that go into it. Two batches are held at once
+ * (one checked, one written on the writer thread): on 1,000,000 rows 40,000 a batch took
+ * the command's peak RSS to 206–216 MB, 25,000 to 173–181 MB and 20,000 to 164–172 MB, at
+ * speeds within this machine's noise of each other once a batch's uuids share a prefix
+ * (plan.ts). A batch holds the write lock about a second, far below a server's
+ * `--lock-wait` (10 s).
  */
-export const COMMAND_BATCH_ROWS = 40_000;
+export const COMMAND_BATCH_ROWS = 20_000;
 const MAX_DURATION = 2_147_483_647;
 const MAX_NOTES = 10_000;
 const MAX_NAME = 255;
@@ -202,8 +209,10 @@ export async function runImport(
   const people = new Map<string, Person>();
   const projects = new Map<string, Named>();
   const activities = new Map<string, Named>();
-  // A dry run creates nothing: what it would create gets a made-up id below zero.
+  // What the checks create gets a made-up id below zero, and an op in the plan of the
+  // batch that met it (a dry run's are dropped); the plan's writer creates it.
   let fakeId = -1;
+  let ops: PlanOp[] = [];
   const reservedSlugs = new Set<string>();
   const reservedUsernames = new Set<string>();
 
@@ -264,9 +273,9 @@ export async function runImport(
       const fields = {
         display_name: row.name ? row.name.slice(0, MAX_NAME) : null,
         email: row.email,
-        active: false,
       };
-      const id = dryRun ? fakeId-- : registerUser(db, deps.users, { username, fields }).id;
+      const id = fakeId--;
+      if (!dryRun) ops.push({ kind: 'user', id, username, ...fields });
       user = { id, username, display_name: fields.display_name, email: row.email, timezone: null };
       status = 'created';
     } else if (!user) {
@@ -307,12 +316,8 @@ export async function runImport(
         (s) => reservedSlugs.has(`p:${s}`) || store.isProjectSlugTaken(s),
       );
       reservedSlugs.add(`p:${slug}`);
-      let pid = fakeId--;
-      if (!dryRun) {
-        const fields = { name, uri: null, owner_id: null, default_activity_id: null };
-        pid = deps.projects.insert(fields, Date.now(), changedBy);
-        deps.projects.replaceSlugs(pid, [slug]);
-      }
+      const pid = fakeId--;
+      if (!dryRun) ops.push({ kind: 'project', id: pid, name, slug });
       p = { line: { name, slug, status: 'created', rows: 0 }, id: pid, default_activity_id: null };
       report.projects.created++;
     } else {
@@ -352,7 +357,8 @@ export async function runImport(
         (s) => reservedSlugs.has(`a:${s}`) || store.isActivitySlugTaken(s),
       );
       reservedSlugs.add(`a:${slug}`);
-      const aid = dryRun ? fakeId-- : deps.activities.insert(name, slug, Date.now(), changedBy);
+      const aid = fakeId--;
+      if (!dryRun) ops.push({ kind: 'activity', id: aid, name, slug });
       a = { line: { name, slug, status: 'created', rows: 0 }, id: aid };
       report.activities.created++;
     } else {
@@ -388,14 +394,16 @@ export async function runImport(
     ) {
       return false;
     }
-    if (!dryRun && projectId > 0 && userId > 0) deps.projects.addMember(projectId, userId);
+    if (!dryRun) ops.push({ kind: 'member', projectId, userId });
     members.add(k);
     return true;
   };
 
   // In-file duplicates: a dry run writes no keys, so it remembers them (packed: a million
   // keys in ~32 MB); a real run finds those of earlier batches in import_sources above
-  // the entries that were there before it, and those of its own batch in `batchKeys`.
+  // the entries that were there before it, those of its own batch in `batchKeys`, and
+  // those of the batch the writer thread may still be writing in `writingKeys`.
+  let writingKeys: Set<string> | undefined;
   const seen = dryRun ? new KeySet() : undefined;
   const firstNewTimeId = store.lastTimeId() + 1;
   // A first import of this instance has nothing to look up (a dry run reads no key).
@@ -418,48 +426,12 @@ export async function runImport(
     return found;
   };
 
-  /** A row that passed every check, written at the end of its batch. */
-  interface Accepted {
-    key: string;
-    time: Omit<ImportedTime, 'uuid'> & { uuid?: string };
-    activityIds: number[];
-  }
-
-  /**
-   * Writes the batch's accepted rows so that each index is walked in order rather than
-   * hit at random (on the 1,000,000-entry database a random insert was a page read and a
-   * page write per index): rows by day and person (times_date, times_user_date,
-   * times_project_date, time_user_rows), fresh v4 uuids sorted and handed out in that
-   * order (the uuid index), the source keys sorted (import_sources).
-   */
-  const writeAccepted = (accepted: Accepted[]) => {
-    accepted.sort((a, b) =>
-      a.time.date_worked < b.time.date_worked
-        ? -1
-        : a.time.date_worked > b.time.date_worked
-          ? 1
-          : a.time.user_id - b.time.user_id,
-    );
-    const uuids: string[] = new Array(accepted.length);
-    for (let i = 0; i < accepted.length; i++) uuids[i] = randomUUID();
-    uuids.sort();
-    for (let i = 0; i < accepted.length; i++) (accepted[i] as Accepted).time.uuid = uuids[i];
-    const ids = inserts.insertBatch(accepted as { time: ImportedTime; activityIds: number[] }[]);
-    const sources: [string, number][] = new Array(accepted.length);
-    for (let i = 0; i < accepted.length; i++) {
-      sources[i] = [(accepted[i] as Accepted).key, ids[i] as number];
-    }
-    sources.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    for (const [key, timeId] of sources) store.addSource(key, timeId);
-  };
-
   const importRow = (
     row: ImportRow | RowProblem,
-    now: number,
     earlier: Map<string, number>,
     batchKeys: Set<string>,
-    accepted: Accepted[],
-    lockState: ReturnType<TimeImportStatements['lockStates']>,
+    accepted: PlannedEntry[],
+    locks: LockStates,
   ) => {
     report.rows++;
     if ('problem' in row) return skip(row.line, 'unreadable row', row.problem);
@@ -512,7 +484,7 @@ export async function runImport(
     }
     // Locked periods (issue 32), as the times service refuses a write into them: before
     // the lock date, or in a submitted or approved week part of this person and project.
-    const lock = lockState(date, user.id, project.id);
+    const lock = locks.stateOf(date, user.id, project.id);
     if (lock.before !== null && date < lock.before) {
       return skip(row.line, 'locked period', `${date} is before the lock date ${lock.before}`);
     }
@@ -535,7 +507,7 @@ export async function runImport(
           ? skip(row.line, 'duplicate row', 'the same entry as an earlier row')
           : skip(row.line, 'already imported', undefined, false);
       }
-      if (batchKeys.has(row.key)) {
+      if (batchKeys.has(row.key) || writingKeys?.has(row.key)) {
         return skip(row.line, 'duplicate row', 'the same entry as an earlier row');
       }
     }
@@ -546,17 +518,13 @@ export async function runImport(
       batchKeys.add(row.key);
       accepted.push({
         key: row.key,
-        time: {
-          duration: row.duration,
-          user_id: user.id,
-          project_id: project.id,
-          date_worked: date,
-          issue_uri: row.issue_uri,
-          notes: row.notes,
-          created_at: now,
-          changed_by: changedBy,
-          start_time: startTime,
-        },
+        duration: row.duration,
+        user_id: user.id,
+        project_id: project.id,
+        date_worked: date,
+        start_time: startTime,
+        issue_uri: row.issue_uri,
+        notes: row.notes,
         activityIds,
       });
     }
@@ -576,10 +544,9 @@ export async function runImport(
   interface Batch {
     line: number;
     rows: number;
-    now: number;
     batchKeys: Set<string>;
-    accepted: Accepted[];
-    lockState: ReturnType<TimeImportStatements['lockStates']>;
+    accepted: PlannedEntry[];
+    locks: LockStates;
     before: ReturnType<typeof snapshot>;
   }
   // What a batch counts is kept aside first (`before`), so that a failed batch counts for
@@ -587,18 +554,23 @@ export async function runImport(
   const begin = (line: number, before: ReturnType<typeof snapshot>): Batch => ({
     line,
     rows: 0,
-    now: Date.now(),
     batchKeys: new Set(),
     accepted: [],
-    lockState: inserts.lockStates(),
+    locks: inserts.lockStates(),
     before,
   });
   const take = (batch: Batch, rows: readonly (ImportRow | RowProblem)[]) => {
     const earlier = earlierOf(rows);
     for (const row of rows) {
-      importRow(row, batch.now, earlier, batch.batchKeys, batch.accepted, batch.lockState);
+      importRow(row, earlier, batch.batchKeys, batch.accepted, batch.locks);
     }
     batch.rows += rows.length;
+  };
+  /** The batch's plan, with what the checks created since the last one. */
+  const planOf = (batch: Batch): ImportPlan => {
+    const plan = packPlan(batch.accepted, ops, Date.now(), changedBy, batch.locks.fingerprint);
+    ops = [];
+    return plan;
   };
   const failed = (
     line: number,
@@ -611,19 +583,22 @@ export async function runImport(
     return new ImportStopped(report, line, line, err);
   };
 
-  // A dry run, and the route (runBatch: it waits for the lock and lets other requests run
-  // between its batches of `size` rows), check and write each batch in one call.
+  // The command (writePlan) and a dry run take the file piece by piece (below); the route
+  // (runBatch: it waits for the lock and lets other requests run between its batches of
+  // `size` rows) checks and writes each batch in one call, its checks reading inside the
+  // transaction that writes it.
+  const streamed = dryRun || deps.writePlan !== undefined;
+  const writer = streamed ? undefined : createPlanWriter(deps);
   const writePart = async (part: (ImportRow | RowProblem)[]) => {
     const line = part[0]?.line ?? 0;
     const before = snapshot(report, reasons, totals);
     const write = () => {
       const batch = begin(line, before);
       take(batch, part);
-      writeAccepted(batch.accepted);
+      writer?.write(planOf(batch));
     };
     try {
-      if (dryRun) write();
-      else if (deps.runBatch) await deps.runBatch(write);
+      if (deps.runBatch) await deps.runBatch(write);
       else writeTransaction(db, write);
     } catch (err) {
       throw failed(line, before, err);
@@ -631,44 +606,60 @@ export async function runImport(
     onProgress?.(report.rows);
   };
 
-  // The command keeps its write transaction open over the pieces the reader hands over
-  // (1,000 rows each: admin/import-from.ts) until the batch has `size` rows: a piece is
-  // checked as it comes and only the rows to write are held, not the whole batch as read.
-  let open: { tx: ReturnType<typeof openWrite>; batch: Batch } | undefined;
-  const streamed = !dryRun && deps.runBatch === undefined;
-  const takeStreamed = (rows: (ImportRow | RowProblem)[]) => {
-    const line = open?.batch.line ?? rows[0]?.line ?? 0;
-    const before = open?.batch.before ?? snapshot(report, reasons, totals);
-    let tx: ReturnType<typeof openWrite> | undefined;
+  // The command (writePlan) and a dry run check the pieces the reader hands over (1,000
+  // rows each: admin/import-from.ts) into a batch of `size` rows, holding only the rows to
+  // write. The command hands the batch's plan to the writer thread, which writes it while
+  // the next batch is checked. One plan is written at a time: the next is handed over
+  // once the one before is committed, and a failure stops the run at the batch that
+  // failed. A dry run has nothing to hand over.
+  let current: Batch | undefined;
+  let writing:
+    | { line: number; before: ReturnType<typeof snapshot>; done: Promise<void> }
+    | undefined;
+  /** Waits for the plan being written; its failure stops the run where its batch began. */
+  const written = async () => {
+    if (!writing) return;
+    const { line, before, done } = writing;
+    writing = undefined;
     try {
-      if (!open) {
-        tx = openWrite(db);
-        open = { tx, batch: begin(line, before) };
-      }
-      take(open.batch, rows);
+      await done;
     } catch (err) {
-      (open?.tx ?? tx)?.rollback();
-      open = undefined;
       throw failed(line, before, err);
     }
-    if (open.batch.rows >= size) commitStreamed();
-  };
-  const commitStreamed = () => {
-    if (!open) return;
-    const { tx, batch } = open;
-    open = undefined;
-    try {
-      writeAccepted(batch.accepted);
-      tx.commit();
-    } catch (err) {
-      tx.rollback();
-      throw failed(batch.line, batch.before, err);
-    }
+    writingKeys = undefined;
     onProgress?.(report.rows);
   };
+  const handOver = async () => {
+    const batch = current;
+    current = undefined;
+    if (!batch || !deps.writePlan) {
+      if (batch) onProgress?.(report.rows);
+      return;
+    }
+    const plan = planOf(batch); // packed while the writer may still be busy
+    await written();
+    const done = deps.writePlan(plan);
+    done.catch(() => {}); // awaited by written()
+    writing = { line: batch.line, before: batch.before, done };
+    writingKeys = batch.batchKeys;
+  };
+  const takeStreamed = async (rows: (ImportRow | RowProblem)[]) => {
+    if (!current) current = begin(rows[0]?.line ?? 0, snapshot(report, reasons, totals));
+    try {
+      take(current, rows);
+    } catch (err) {
+      await written(); // the batch before stays written, or its failure is the one to say
+      throw failed(current.line, current.before, err);
+    }
+    if (current.rows >= size) await handOver();
+  };
+  const finishWrites = async () => {
+    await handOver();
+    await written();
+  };
 
-  // The reader hands over what one piece of the file held; the route and a dry run cut it
-  // into batches of `size`.
+  // The reader hands over what one piece of the file held; the route cuts it into batches
+  // of `size`.
   const source = batches[Symbol.asyncIterator]();
   let lastLine = 0;
   for (;;) {
@@ -679,11 +670,8 @@ export async function runImport(
       // A file that is not the format is refused before any row; a file that breaks off
       // later (an unclosed quote) stops the run where it broke, as a failed batch does,
       // once the rows read before it are written.
-      if (err instanceof NotThatFormat) {
-        open?.tx.rollback();
-        throw err;
-      }
-      commitStreamed();
+      if (err instanceof NotThatFormat) throw err;
+      await finishWrites();
       finish(report, reasons, totals, tally, usernames, projectNames);
       const line = (err as { line?: number }).line ?? lastLine + 1;
       report.stopped = { line, error: (err as Error)?.message ?? String(err) };
@@ -692,14 +680,14 @@ export async function runImport(
     if (next.done) break;
     const rows = next.value;
     lastLine = rows[rows.length - 1]?.line ?? lastLine;
-    if (streamed) takeStreamed(rows);
+    if (streamed) await takeStreamed(rows);
     else {
       for (let from = 0; from < rows.length; from += size) {
         await writePart(rows.slice(from, from + size));
       }
     }
   }
-  commitStreamed();
+  await finishWrites();
   return finish(report, reasons, totals, tally, usernames, projectNames);
 }
 

@@ -499,9 +499,27 @@ export function createTimeStore(db: Db, readers: ReaderPool, readShort: ShortLis
   };
 }
 
-/** A time written by an import: NewTime, written by nobody when the command line imports. */
-export interface ImportedTime extends Omit<NewTime, 'changed_by'> {
-  changed_by: number | null;
+/** A time written by an import, with its activities (created_at and changed_by: the batch's). */
+export interface ImportedTime {
+  uuid: string;
+  duration: number;
+  user_id: number;
+  project_id: number;
+  date_worked: string;
+  start_time: string | null;
+  issue_uri: string | null;
+  notes: string | null;
+  activityIds: ArrayLike<number>;
+}
+
+/**
+ * The lock state an import batch was checked against: its rows' states (lockState) and
+ * a text of everything they were read from, which the batch's writer compares with what
+ * it reads in its own transaction.
+ */
+export interface LockStates {
+  stateOf(date: string, userId: number, projectId: number): LockState;
+  fingerprint: string;
 }
 
 /**
@@ -571,29 +589,26 @@ export function createTimeImportStatements(db: Db) {
   const lockDate = db.prepare('SELECT before FROM lock_date WHERE id = 1').pluck();
   const closedWeeks = db
     .prepare(`SELECT user_id, project_id, week, status FROM week_parts
-      WHERE status IN ('submitted', 'approved')`)
+      WHERE status IN ('submitted', 'approved') ORDER BY 1, 2, 3`)
     .raw(true);
   const weekOf = db.prepare("SELECT strftime('%G-W%V', ?)").pluck();
   /** Each day's ISO week as LOCK_STATE_SQL writes it, asked once per day per import. */
   const weeks = new Map<string, string>();
   return {
     /**
-     * lockState for the rows of one write transaction, read once at its start: the lock
-     * date and the submitted and approved week parts (what keeps a row out) stay as they
-     * are until its COMMIT. `status` is null for a part that is open, rejected or absent.
+     * lockState for the rows of one import batch, read once: the lock date and the
+     * submitted and approved week parts (what keeps a row out). `status` is null for a
+     * part that is open, rejected or absent.
      */
-    lockStates(): (date: string, userId: number, projectId: number) => LockState {
+    lockStates(): LockStates {
       const before = (lockDate.get() as string | undefined) ?? null;
       const closed = new Map<string, string>();
-      for (const [user, project, week, status] of closedWeeks.all() as [
-        number,
-        number,
-        string,
-        string,
-      ][]) {
+      const parts = closedWeeks.all() as [number, number, string, string][];
+      for (const [user, project, week, status] of parts) {
         closed.set(`${user}:${project}:${week}`, status);
       }
-      return (date, userId, projectId) => {
+      const fingerprint = JSON.stringify([before, parts]);
+      const stateOf = (date: string, userId: number, projectId: number): LockState => {
         let week = weeks.get(date);
         if (week === undefined) {
           week = weekOf.get(date) as string;
@@ -603,17 +618,24 @@ export function createTimeImportStatements(db: Db) {
           closed.size === 0 ? null : (closed.get(`${userId}:${projectId}:${week}`) ?? null);
         return { before, week, status };
       };
+      return { stateOf, fingerprint };
     },
     /**
      * New times and their activities, inside the caller's write transaction, with their
      * derived rows written once for all of them (sql/018): their ids, in order.
      */
-    insertBatch(times: readonly { time: ImportedTime; activityIds: readonly number[] }[]) {
-      const ids: number[] = new Array(times.length);
-      if (times.length === 0) return ids;
+    insertBatch(
+      count: number,
+      /** The next time to insert (the same object, filled again, will do). */
+      next: () => ImportedTime,
+      createdAt: number,
+      changedBy: number | null,
+    ) {
+      const ids: number[] = new Array(count);
+      if (count === 0) return ids;
       bulkOn.run();
-      for (let i = 0; i < times.length; i++) {
-        const { time, activityIds } = times[i] as (typeof times)[number];
+      for (let i = 0; i < count; i++) {
+        const time = next();
         const id = Number(
           insertValues.run(
             time.uuid,
@@ -624,11 +646,12 @@ export function createTimeImportStatements(db: Db) {
             time.start_time,
             time.issue_uri,
             time.notes,
-            time.created_at,
-            time.changed_by,
+            createdAt,
+            changedBy,
           ).lastInsertRowid,
         );
-        for (const activityId of activityIds) addActivity.run(id, activityId);
+        const activityIds = time.activityIds;
+        for (let a = 0; a < activityIds.length; a++) addActivity.run(id, activityIds[a]);
         ids[i] = id;
       }
       const range = { first: ids[0], last: ids[ids.length - 1] };

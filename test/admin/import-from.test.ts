@@ -3,9 +3,20 @@
 // read back through GET /v0/times; again (nothing new), as a dry run (nothing written),
 // and a file of another tool refused with the columns it lacks.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { createReadStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createActivityStore } from '../../src/activities/store';
+import { openForCommand } from '../../src/admin/cli';
+import { startImportWriter } from '../../src/admin/import-writer';
+import { createReaderPool } from '../../src/db/readers';
+import { csvBatches } from '../../src/importers/csv';
+import { COMMAND_BATCH_ROWS, ImportStopped } from '../../src/importers/engine';
+import { importStream } from '../../src/importers/run';
+import { createImportStore } from '../../src/importers/store';
+import { createProjectStore } from '../../src/projects/store';
+import { createTimeImportStatements } from '../../src/times/store';
+import { createUserStore } from '../../src/users/store';
 import { databaseChecksum } from '../helpers/checksum';
 import { assertUserError, runCli } from '../helpers/cli';
 import { byStart, EXPECTED, fixture, importWorld, shown, sums } from '../helpers/import-world';
@@ -324,15 +335,15 @@ describe('admin import-from: a file that breaks off', () => {
       file,
       `${head}${rows(0, 25_000)}2024-06-01,Website Redesign,"Development,oops,1,Alice,Smith\n${rows(25_000, 25_010)}`,
     );
-    // A dry run (whose CSV is parsed on a worker thread) stops at the same line; it counts
-    // the rows of the pieces of 10,000 handed over before the break, where the command's
-    // real run takes them 1,000 at a time (admin/import-from.ts PIECE_RECORDS).
+    // A dry run (whose CSV is parsed on a worker thread) stops at the same line and counts
+    // the same rows: those of the pieces of 1,000 records handed over before the break
+    // (admin/import-from.ts PIECE_RECORDS).
     const dry = await importFrom(server, 'harvest', file, '--dry-run');
     assertUserError(
       dry,
-      /the import stopped at line 25002: Quote Not Closed.*; nothing from line 20002 on was written/,
+      /the import stopped at line 25002: Quote Not Closed.*; nothing from line 25002 on was written/,
     );
-    assert.match(dry.stdout, /Dry run of harvest: 20000 rows read, 20000 entries to create/);
+    assert.match(dry.stdout, /Dry run of harvest: 25000 rows read, 25000 entries to create/);
     assert.equal(await count(), 0);
 
     const res = await importFrom(server, 'harvest', file);
@@ -350,19 +361,69 @@ describe('admin import-from: a file that breaks off', () => {
     assert.equal(await count(), 25_010);
   });
 
+  it('a batch whose write fails stops the run there: the batches before it stay', async () => {
+    // The command's engine and writer thread, with the second batch's write failing as a
+    // full disk would fail it: the engine has meanwhile checked the third batch.
+    const file = join(server.dir, 'fails.csv');
+    writeFileSync(file, `${head}${rows(100_000, 150_000)}`);
+    const db = openForCommand(server.dbFile);
+    const readers = createReaderPool(server.dbFile);
+    const writer = await startImportWriter(server.dbFile, 1024);
+    const before = await count();
+    let plans = 0;
+    try {
+      const failure = await importStream(
+        {
+          db,
+          store: createImportStore(db),
+          inserts: createTimeImportStatements(db),
+          users: createUserStore(db, readers),
+          projects: createProjectStore(db, readers),
+          activities: createActivityStore(db, readers),
+          writePlan: (plan) =>
+            ++plans === 2 ? Promise.reject(new Error('disk I/O error')) : writer.write(plan),
+        },
+        null,
+        { format: 'harvest', dryRun: false, createUsers: false, tagsAsActivities: false },
+        createReadStream(file),
+        undefined,
+        (input) => csvBatches(input, 1_000),
+      ).then(
+        () => assert.fail('the import did not stop'),
+        (err: unknown) => err,
+      );
+      assert.ok(failure instanceof ImportStopped);
+      assert.equal(failure.line, COMMAND_BATCH_ROWS + 2); // the second batch's first line
+      assert.match(failure.message, /disk I\/O error; nothing from line 20002 on was written/);
+      assert.equal(failure.report.entries.created, COMMAND_BATCH_ROWS);
+      assert.equal(plans, 2); // the third batch was checked, never handed over
+    } finally {
+      await writer.close();
+      readers.close();
+      db.close();
+    }
+    assert.equal(await count(), before + COMMAND_BATCH_ROWS);
+  });
+
   it('finds a row the file has twice, in the same batch and a later one, dry or not', async () => {
     const file = join(server.dir, 'twice.csv');
     const one = (notes: string, day = '01') =>
       `2024-07-${day},Website Redesign,Development,${notes},0.5,Alice,Smith\n`;
-    let filler = '';
-    for (let i = 0; i < 45_000; i++) {
-      filler += one(`Filler ${i}`, String((i % 28) + 1).padStart(2, '0'));
-    }
-    // Line 4 repeats line 3 (the same piece of the file); line 45,005 repeats line 2, past
-    // the command's first batch of 40,000 rows.
+    const filler = (from: number, to: number) => {
+      let text = '';
+      for (let i = from; i < to; i++) {
+        text += one(`Filler ${i}`, String((i % 28) + 1).padStart(2, '0'));
+      }
+      return text;
+    };
+    // Line 4 repeats line 3 (the same piece of the file). The command writes batches of
+    // 20,000 rows on its writer thread while it checks the next: line 22,006 repeats line
+    // 5 from the batch before (being written, or just written), and line 45,007 repeats
+    // line 2 from two batches before (committed).
     writeFileSync(
       file,
-      `${head}${one('first')}${one('second')}${one('second')}${filler}${one('first')}`,
+      `${head}${one('first')}${one('second')}${one('second')}${one('third')}${filler(0, 22_000)}` +
+        `${one('third')}${filler(22_000, 45_000)}${one('first')}`,
     );
     const outcome = async (...flags: string[]) => {
       const res = await importFrom(server, 'harvest', file, '--json', ...flags);
@@ -375,9 +436,9 @@ describe('admin import-from: a file that breaks off', () => {
       };
     };
     const duplicates = {
-      created: 45_002,
-      reasons: [{ reason: 'duplicate row', rows: 2 }],
-      problems: [4, 45_005].map((line) => ({
+      created: 45_003,
+      reasons: [{ reason: 'duplicate row', rows: 3 }],
+      problems: [4, 22_006, 45_007].map((line) => ({
         line,
         problem: 'duplicate row: the same entry as an earlier row',
       })),
@@ -386,12 +447,12 @@ describe('admin import-from: a file that breaks off', () => {
     assert.deepEqual(await outcome('--dry-run'), duplicates);
     assert.equal(await count(), before);
     assert.deepEqual(await outcome(), duplicates);
-    assert.equal(await count(), before + 45_002);
+    assert.equal(await count(), before + 45_003);
     assert.deepEqual(await outcome(), {
       created: 0,
-      reasons: [{ reason: 'already imported', rows: 45_004 }],
+      reasons: [{ reason: 'already imported', rows: 45_006 }],
       problems: [],
     });
-    assert.equal(await count(), before + 45_002);
+    assert.equal(await count(), before + 45_003);
   });
 });
