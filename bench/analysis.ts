@@ -138,62 +138,54 @@ const LIMITS: Record<RowId, string> = {
     'measurement. The young generation stays at 1 MB (src/heap-growth.ts): a piece is ' +
     'garbage before the next. csv-parse runs on a worker thread ' +
     '(src/importers/csv-thread.ts) that posts 1,000 records a message, so that the parsing ' +
-    'of the next batch overlaps the checks of this one on the second core: ~25 MB more ' +
+    'of the next piece overlaps the checks of this one on the second core: ~25 MB more ' +
     'peak RSS (the worker and what is in flight) and a third more CPU in all, for ~20 % ' +
-    'less wall time on an otherwise idle second core. The published run before this one ' +
-    '(61,731 rows/s) was of a build before a tidy-up gave every row object a hidden class ' +
-    'of its own (an object spread in src/importers/format.ts startedRow): 200,000 rows ' +
-    'took ~10 s instead of ~5 s until that was found and undone.',
+    'less wall time on an otherwise idle second core. The engine takes the records 1,000 ' +
+    'at a time into batches of 20,000, with one copy of the report per batch to restore ' +
+    'should it fail: side by side, 1,000,000 rows in 14.8–15.0 s with 174 MB against ' +
+    '16.0–16.7 s with 186 MB for pieces of 10,000 each a batch of its own (the records of ' +
+    'a large piece outlived the young generation).',
   import:
-    'The dry run plus the writes, in batches of 40,000 rows per transaction, which the ' +
-    'command keeps open over the pieces of the file (1,000 records each: the rows read ' +
-    'are garbage once checked, and only those to write are held; 10,000 at once held ' +
-    '~30 MB more). A batch inserts its entries in index order: by day and person, with ' +
-    'its fresh (random, v4) uuids sorted and handed out in that order, its source keys ' +
-    'sorted; each index is walked once per batch instead of taking a page read and a page ' +
-    'write per row at random (in SQLite alone, 100,000 rows took 11.3 s of CPU in random ' +
-    'order in batches of 10,000, 8.7 s sorted, 6.6 s sorted in batches of 50,000). The ' +
-    'insert triggers that keep the derived rows (sql/006, sql/009) skip the batch while ' +
-    'its row of bulk_writes exists (sql/018, only ever inside its own transaction), and ' +
-    'the batch writes the month totals, activity sets and entry rows with one statement ' +
-    "each before its COMMIT. Statement journals are kept in memory on the import's " +
-    'connection (`temp_store = MEMORY`, src/admin/import-from.ts): an insert that fires ' +
-    'triggers inside a larger transaction journals the pages it changes, and once one ' +
-    "statement's journal passed 64 KiB SQLite wrote the rest of the batch's journals to a " +
-    'file in /var/tmp, ~20 of the 26 `pwrite` calls a row measured before (200,000 rows: ' +
-    '27.6 → ~21 s). In a file in random order each batch dirtied 44,121 pages for 40,000 ' +
-    'rows; in start order 18,833, of which 12,491 are the uuid index (random v4 uuids ' +
-    'reach every page of it). Before this round the import ran 4,645 rows/s with 183 MB; ' +
-    'the dry run 34,675 rows/s with 320 MB.',
+    'The dry run plus the writes, on two threads: the event loop reads the file (1,000 ' +
+    'records at a time) and checks its rows into batches of 20,000; each batch goes as a ' +
+    'plan (what it creates, with made-up ids, then its entries packed into a few typed ' +
+    'arrays and one string: src/importers/plan.ts) to a writer thread with a connection ' +
+    'of its own (src/admin/import-writer.ts), which writes it in one transaction while the ' +
+    'next batch is checked. One after the other on one thread the SQLite part was three ' +
+    'fifths of the time (~33 µs a row for the inserts and the bulk derived rows, ~9 µs ' +
+    'the COMMIT and its checkpoint, ~5.5 µs the source keys) and the reading and checks ' +
+    'the rest (~31 µs). A batch inserts its entries in index order: by day and person, ' +
+    'its source keys sorted, and its fresh v4 uuids sorted and sharing their first two ' +
+    'hex digits (drawn per batch), so that they land in one 256th of the uuid index: ' +
+    'spread over all of it, 20,000 fresh uuids dirtied nearly every page of it, each ' +
+    'written to the WAL and copied into the file again (side by side, 1,000,000 rows in ' +
+    '55–69 s without the prefix, 37–45 s with it; 62–69 s for the one-thread build ' +
+    'before). The insert triggers that keep the derived rows (sql/006, sql/009) skip the ' +
+    "batch while its row of bulk_writes exists (sql/018, only ever inside the writer's " +
+    'transaction), and the batch writes the month totals, activity sets and entry rows ' +
+    'with one statement each before its COMMIT. Statement journals are kept in memory on ' +
+    "the writer's connection (`temp_store = MEMORY`): past 64 KiB one spilled to a file, " +
+    '~20 `pwrite` calls a row. Two batches are held at once: 40,000 a batch took the ' +
+    'peak to 206–216 MB, 20,000 to 164–172 MB. Before this round the import ran 11,302 ' +
+    'rows/s with 140 MB (published), the dry run 47,697 rows/s with 180 MB.',
 };
 
 /** How a miss could be closed, row by row. */
 const CLOSE: Partial<Record<RowId, string>> = {
   'import-dry':
-    'Closing the gap: with csv-parse on the worker (300,000 rows), the event loop spends ' +
-    "about a quarter of its time collecting garbage, a tenth in the engine's per-row " +
-    'checks, a tenth in the source key (SHA-256) and much of the rest in the ' +
-    "format's date, clock and duration parsers; on a loaded machine the worker competes " +
-    'for the second core and the gain shrinks.' +
-    ' Side by side on this machine right after this run, the build of the run before, which met the target with 61,731 rows/s, read the same million rows in 21.8 s (two runs: ~46,000 rows/s) and this one in 19.9–24.5 s: the machine, not the code, was slower than on that night.',
+    'Closing the gap: in a profile of 1,000,000 rows the event loop spends about a fifth ' +
+    'of its time collecting garbage, an eighth waiting for the parsing thread, an eighth ' +
+    "in the engine's per-row checks and a tenth in the source key (SHA-256); the parsing " +
+    'thread is busy five sixths of the run, so the two are near even, and on a loaded ' +
+    'machine the parsing thread competes for the second core and the gain shrinks.',
   import:
-    'Closing the gap: in a CPU profile of 200,000 rows (sources run by tsx) SQLite is ' +
-    'three fifths of the time: the inserts of the entries, their activities and the bulk ' +
-    'derived rows ~33 µs a row, the COMMIT with its checkpoint ~9 µs, the source keys ' +
-    '~5.5 µs; the rest is the reading, the checks and garbage collection (~31 µs). One ' +
-    'thread cannot do both at 20,000 rows/s (50 µs a row). What is left is a pipeline: the ' +
-    "batch's SQL on a writer thread with a connection of its own while the event loop " +
-    'reads and checks the next batch, the people, projects and activities the checks ' +
-    'create passed to it with made-up ids (as a dry run makes them) so that they stay in ' +
-    "the batch's transaction; at best ~45 µs a row on two free cores, and its memory (a " +
-    "second V8 isolate, the writer's page cache, the keys of the whole run held to find " +
-    'duplicates across batches in flight) would take the peak near the 200 MB limit. ' +
-    'Measured and not kept: batches of 60,000 rows (7 % faster, 22 MB more, the write lock ' +
-    'held half as long again), 100,000 (no faster, 213 MB), the CSV parsed on a worker ' +
-    'thread (within noise, +25 MB), a faster-growing old generation (up to ~10 %, +16–50 MB), ' +
-    'foreign keys off (no change), dropping the three insert triggers for the batch ' +
-    'instead of gating them (within 10 % of statement journals in memory, which it ' +
-    'needs too).',
+    'Closing the gap: the writer thread is the longer of the two (in a profile of the ' +
+    'event loop it waits about a quarter of the run); what would shorten it is fewer ' +
+    'B-trees per entry (eight, plus the derived rows and the source key). Measured and ' +
+    'not kept: the WAL copied into the file by the event loop after each batch instead ' +
+    'of by the writer (no faster once the uuids share a prefix), batches of 40,000 ' +
+    '(within noise, 40 MB more), the CSV parsed on a worker thread (records cloned into ' +
+    'the event loop cost it about what parsing them does).',
   time:
     'Closing the gap: on a quiet machine the bare server answers 37,000–41,000 req/s, as ' +
     'fast as the load generator can ask, so 30 % means ~82–85 µs per request on the one ' +
