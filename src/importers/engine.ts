@@ -583,10 +583,9 @@ export async function runImport(
     return new ImportStopped(report, line, line, err);
   };
 
-  // The command (writePlan) and a dry run take the file piece by piece (below); the route
-  // (runBatch: it waits for the lock and lets other requests run between its batches of
-  // `size` rows) checks and writes each batch in one call, its checks reading inside the
-  // transaction that writes it.
+  // The route (runBatch: it waits for the lock and lets other requests run between its
+  // batches of `size` rows) checks and writes each batch in one call, its checks reading
+  // inside the transaction that writes it. The command and a dry run are streamed (below).
   const streamed = dryRun || deps.writePlan !== undefined;
   const writer = streamed ? undefined : createPlanWriter(deps);
   const writePart = async (part: (ImportRow | RowProblem)[]) => {
