@@ -4,16 +4,12 @@
 // about two thirds of a real import's time, and the checks and the CSV reading, the
 // rest, run on two cores instead of one after the other.
 import { parentPort, workerData } from 'node:worker_threads';
-import { createActivityStore } from '../activities/store';
 import { beforeCommit, openDatabase, writeTransaction } from '../db/open';
 import { createReaderPool } from '../db/readers';
 import type { ImportPlan } from '../importers/plan';
 import { createPlanWriter } from '../importers/plan-writer';
-import { createImportStore } from '../importers/store';
 import { createProjectJsonStore } from '../projects/json-store';
-import { createProjectStore } from '../projects/store';
-import { createTimeImportStatements } from '../times/store';
-import { createUserStore } from '../users/store';
+import { importStores } from './import-stores';
 
 export interface ImportWriterData {
   file: string;
@@ -45,14 +41,7 @@ db.pragma('temp_store = MEMORY');
 // Its writes leave no project's JSON stale, as the server's do.
 beforeCommit(db, createProjectJsonStore(db).fillAll);
 const readers = createReaderPool(file, { addon: addon.exports });
-const writer = createPlanWriter({
-  db,
-  store: createImportStore(db),
-  inserts: createTimeImportStatements(db),
-  users: createUserStore(db, readers),
-  projects: createProjectStore(db, readers),
-  activities: createActivityStore(db, readers),
-});
+const writer = createPlanWriter(importStores(db, readers));
 
 const port = parentPort as NonNullable<typeof parentPort>;
 const post = (reply: ImportWriterReply) => port.postMessage(reply);

@@ -5,8 +5,7 @@
 // failure leaves nothing of its batch, and the source keys (sql/015) let a second run
 // complete the first. Everything a row needs is looked up in maps made once; per row
 // there is no await and no statement but the key lookup.
-import type { ActivityStore } from '../activities/store';
-import { type Db, writeTransaction } from '../db/open';
+import { writeTransaction } from '../db/open';
 import { isNewUsername } from '../identifiers';
 import {
   type Actor,
@@ -17,17 +16,15 @@ import {
   canManageProject,
   canWriteActivities,
 } from '../policy';
-import type { ProjectStore } from '../projects/store';
 import type { ImportReport, NamedLine, PersonLine } from '../shapes/import';
-import type { LockStates, TimeImportStatements } from '../times/store';
-import type { UserStore } from '../users/store';
+import type { LockStates } from '../times/store';
 import type { FormatName, ImportRow, RowProblem } from './format';
 import { KeySet } from './key-set';
 import { type ImportPlan, type PlannedEntry, type PlanOp, packPlan } from './plan';
-import { createPlanWriter } from './plan-writer';
+import { createPlanWriter, type PlanWriterDeps } from './plan-writer';
 import { NotThatFormat, type ReadTally } from './read';
 import { freeSlug, slugOf } from './slugs';
-import type { ImportStore, KnownProject, KnownUser } from './store';
+import type { KnownProject, KnownUser } from './store';
 import { wallTimeIn } from './values';
 
 export interface ImportOptions {
@@ -41,14 +38,8 @@ export interface ImportOptions {
   timezone?: string;
 }
 
-export interface ImportDeps {
-  db: Db;
-  /** Made by the caller (app.ts, the command), as every store is. */
-  store: ImportStore;
-  inserts: TimeImportStatements;
-  users: UserStore;
-  projects: ProjectStore;
-  activities: ActivityStore;
+/** The stores, made by the caller (app.ts, the command) as every store is, and how to write. */
+export interface ImportDeps extends PlanWriterDeps {
   /** Runs one batch's write; the server retries it while another process holds the lock. */
   runBatch?: (write: () => void) => void | Promise<void>;
   /**

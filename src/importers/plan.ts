@@ -12,6 +12,7 @@
 // into another thread's heap cost that thread about as much as parsing the CSV had.
 
 import { randomUUID } from 'node:crypto';
+import type { ImportedTime } from '../times/store';
 
 /** Something a batch creates before its entries, in the order the checks met it. */
 export type PlanOp =
@@ -27,16 +28,9 @@ export type PlanOp =
   | { kind: 'member'; projectId: number; userId: number };
 
 /** An entry that passed every check, as the engine keeps it until its batch is written. */
-export interface PlannedEntry {
+export interface PlannedEntry extends Omit<ImportedTime, 'uuid' | 'activityIds'> {
   /** The row's source key (sql/015). */
   key: string;
-  duration: number;
-  user_id: number;
-  project_id: number;
-  date_worked: string;
-  start_time: string | null;
-  issue_uri: string | null;
-  notes: string | null;
   activityIds: number[];
 }
 
@@ -143,15 +137,7 @@ export function packPlan(
 }
 
 /** An entry of a plan as the writer inserts it (ids as the plan has them). */
-export interface UnpackedEntry {
-  uuid: string;
-  duration: number;
-  user_id: number;
-  project_id: number;
-  date_worked: string;
-  start_time: string | null;
-  issue_uri: string | null;
-  notes: string | null;
+export interface UnpackedEntry extends ImportedTime {
   activityIds: Int32Array;
 }
 

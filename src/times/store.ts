@@ -500,15 +500,8 @@ export function createTimeStore(db: Db, readers: ReaderPool, readShort: ShortLis
 }
 
 /** A time written by an import, with its activities (created_at and changed_by: the batch's). */
-export interface ImportedTime {
+export interface ImportedTime extends Omit<TimeColumns, 'changed_by'> {
   uuid: string;
-  duration: number;
-  user_id: number;
-  project_id: number;
-  date_worked: string;
-  start_time: string | null;
-  issue_uri: string | null;
-  notes: string | null;
   activityIds: ArrayLike<number>;
 }
 

@@ -6,17 +6,13 @@ import assert from 'node:assert/strict';
 import { createReadStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createActivityStore } from '../../src/activities/store';
 import { openForCommand } from '../../src/admin/cli';
+import { importStores } from '../../src/admin/import-stores';
 import { startImportWriter } from '../../src/admin/import-writer';
 import { createReaderPool } from '../../src/db/readers';
 import { csvBatches } from '../../src/importers/csv';
 import { COMMAND_BATCH_ROWS, ImportStopped } from '../../src/importers/engine';
 import { importStream } from '../../src/importers/run';
-import { createImportStore } from '../../src/importers/store';
-import { createProjectStore } from '../../src/projects/store';
-import { createTimeImportStatements } from '../../src/times/store';
-import { createUserStore } from '../../src/users/store';
 import { databaseChecksum } from '../helpers/checksum';
 import { assertUserError, runCli } from '../helpers/cli';
 import { byStart, EXPECTED, fixture, importWorld, shown, sums } from '../helpers/import-world';
@@ -374,12 +370,7 @@ describe('admin import-from: a file that breaks off', () => {
     try {
       const failure = await importStream(
         {
-          db,
-          store: createImportStore(db),
-          inserts: createTimeImportStatements(db),
-          users: createUserStore(db, readers),
-          projects: createProjectStore(db, readers),
-          activities: createActivityStore(db, readers),
+          ...importStores(db, readers),
           writePlan: (plan) =>
             ++plans === 2 ? Promise.reject(new Error('disk I/O error')) : writer.write(plan),
         },
