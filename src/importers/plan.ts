@@ -8,8 +8,10 @@
 // later batches name it by that id too, and the writer keeps the real ids for the run.
 //
 // The entries travel packed: a few typed arrays (moved, not copied, to the writer
-// thread) and one string of all their texts. Cloning 40,000 row objects field by field
-// into another thread's heap cost that thread about as much as parsing the CSV had.
+// thread) and one string of all their texts: an object per row cloned into another
+// thread's heap costs that thread about what making it did (so it was with the records
+// of a CSV parsed on a worker thread, admin/import-from.ts), and the writer thread is the
+// longer of the two.
 
 import { randomUUID } from 'node:crypto';
 import type { ImportedTime } from '../times/store';
@@ -61,8 +63,8 @@ const UUID_LENGTH = 36;
  * land in one 256th of the uuid index rather than all over it. With 20,000 fresh uuids
  * spread over a 1,000,000-entry index, each batch dirtied nearly every page of it (12,491
  * of a 40,000-row batch's 18,833), and each dirty page is written to the WAL and copied
- * into the file again at the checkpoint: 1,000,000 rows in 43–46 s, against 32–37 s with
- * the prefix (side by side). They are still v4 uuids, 114 of their bits random and not
+ * into the file again at the checkpoint: 1,000,000 rows in 55–69 s, against 37–45 s with
+ * the prefix (side by side, batches of 20,000). They are still v4 uuids, 114 of their bits random and not
  * 122: unique past any number of imports, and as unguessable as any answer needs them.
  */
 const UUID_BATCH_PREFIX = 2;
