@@ -162,10 +162,14 @@ describe('the web app in chromium', { skip }, () => {
     const page = await newPage(browser);
     await signIn(page, `${server.url}/?week=2024-W05`, alice.username, alice.password);
     await page.getByRole('heading', { name: 'Week 5, 2024' }).waitFor();
-    // Add row offers alice's projects only, the default activity preselected.
-    const projects = await page.getByLabel('Project').locator('option').allTextContents();
+    // Add row offers alice's projects only, the default activity preselected. The list
+    // comes with the page's own request for them, which may answer after the heading.
+    const options = page.getByLabel('Project').locator('option');
+    await options.first().waitFor({ state: 'attached' });
+    const projects = await options.allTextContents();
     assert.deepEqual(projects, [project.name]);
     assert.ok(!projects.includes(other.name as string));
+    await page.getByLabel('Activity').locator('option[value="dev"]').waitFor({ state: 'attached' });
     assert.equal(await page.getByLabel('Activity').inputValue(), 'dev');
     await page.getByRole('button', { name: 'Add row' }).click();
 
