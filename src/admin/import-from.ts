@@ -70,7 +70,7 @@ export async function importFromCommand(opts: ImportFromOptions): Promise<string
     timezone: opts.timezone,
   };
   // A real import writes on a thread of its own (import-writer-worker.ts), one batch
-  // while the engine checks the next on this one; this connection only reads.
+  // while the engine checks the next on this one.
   let writer: ImportWriterThread | undefined;
   const deps = importStores(db, readers);
   try {

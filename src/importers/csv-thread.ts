@@ -33,8 +33,8 @@ function unpack({ fields, records }: Batch): CsvRecord[] {
 
 /**
  * csvBatches(input, batchRecords), parsed on a worker thread: the same batches (the
- * header alone, then `batchRecords` each), regrouped from the worker's messages. A syntax error drops the
- * records of the batch it broke, as csvBatches does.
+ * header alone, then `batchRecords` each), regrouped from the worker's messages. A
+ * syntax error drops the records of the batch it broke, as csvBatches does.
  */
 export async function* csvBatchesInWorker(
   input: AsyncIterable<Buffer | string>,

@@ -557,9 +557,12 @@ export async function runImport(
     }
     batch.rows += rows.length;
   };
-  /** The batch's plan, with what the checks created since the last one. */
-  const planOf = (batch: Batch): ImportPlan => {
-    const plan = packPlan(batch.accepted, ops, Date.now(), changedBy, batch.locks.fingerprint);
+  /**
+   * The batch's plan, with what the checks created since the last one; `locks` when it is
+   * written in another transaction than the one its checks read in.
+   */
+  const planOf = (batch: Batch, locks: string | null): ImportPlan => {
+    const plan = packPlan(batch.accepted, ops, Date.now(), changedBy, locks);
     ops = [];
     return plan;
   };
@@ -585,7 +588,7 @@ export async function runImport(
     const write = () => {
       const batch = begin(line, before);
       take(batch, part);
-      writer?.write(planOf(batch));
+      writer?.write(planOf(batch, null));
     };
     try {
       if (deps.runBatch) await deps.runBatch(write);
@@ -626,7 +629,8 @@ export async function runImport(
       if (batch) onProgress?.(report.rows);
       return;
     }
-    const plan = planOf(batch); // packed while the writer may still be busy
+    // Packed while the writer may still be busy with the plan before.
+    const plan = planOf(batch, batch.locks.fingerprint());
     await written();
     const done = deps.writePlan(plan);
     done.catch(() => {}); // awaited by written()

@@ -47,7 +47,9 @@ export function createPlanWriter(deps: PlanWriterDeps) {
   return {
     /** Writes the plan; the caller's transaction makes it all or nothing. */
     write(plan: ImportPlan): void {
-      if (inserts.lockStates().fingerprint !== plan.locks) throw new LocksChanged();
+      if (plan.locks !== null && inserts.lockStates().fingerprint() !== plan.locks) {
+        throw new LocksChanged();
+      }
       const now = Date.now();
       for (const op of plan.ops) {
         if (op.kind === 'user') {

@@ -42,10 +42,14 @@ export interface ImportPlan {
   /** created_at of its entries (one instant per batch) and who made them (null: the CLI). */
   createdAt: number;
   changedBy: number | null;
-  /** The lock date and the closed week parts its rows were checked against (lockStates). */
-  locks: string;
+  /**
+   * The lock date and the closed week parts its rows were checked against (lockStates'
+   * fingerprint), for a writer in another transaction to compare; null when the rows were
+   * checked in the transaction that writes them.
+   */
+  locks: string | null;
   count: number;
-  /** Per entry: duration, user_id, project_id, how many activities. */
+  /** Per entry (INTS): duration, user_id, project_id, how many activities. */
   ints: Int32Array;
   activities: Int32Array;
   /** Per entry, the lengths of date_worked, start_time, issue_uri, notes and key (-1: null). */
@@ -64,11 +68,13 @@ const UUID_LENGTH = 36;
  * spread over a 1,000,000-entry index, each batch dirtied nearly every page of it (12,491
  * of a 40,000-row batch's 18,833), and each dirty page is written to the WAL and copied
  * into the file again at the checkpoint: 1,000,000 rows in 55–69 s, against 37–45 s with
- * the prefix (side by side, batches of 20,000). They are still v4 uuids, 114 of their bits random and not
- * 122: unique past any number of imports, and as unguessable as any answer needs them.
+ * the prefix (side by side, batches of 20,000). They are still v4 uuids, 114 of their
+ * bits random and not 122: unique past any number of imports, and as unguessable as any
+ * answer needs them.
  */
 const UUID_BATCH_PREFIX = 2;
-/** Texts per entry in `lengths`. */
+/** Numbers per entry in `ints`, texts per entry in `lengths`. */
+const INTS = 4;
 const TEXTS = 5;
 
 /**
@@ -82,7 +88,7 @@ export function packPlan(
   ops: PlanOp[],
   createdAt: number,
   changedBy: number | null,
-  locks: string,
+  locks: string | null,
 ): ImportPlan {
   entries.sort((a, b) =>
     a.date_worked < b.date_worked ? -1 : a.date_worked > b.date_worked ? 1 : a.user_id - b.user_id,
@@ -92,7 +98,7 @@ export function packPlan(
   const prefix = randomUUID().slice(0, UUID_BATCH_PREFIX);
   for (let i = 0; i < count; i++) uuids[i] = prefix + randomUUID().slice(UUID_BATCH_PREFIX);
   uuids.sort();
-  const ints = new Int32Array(count * 4);
+  const ints = new Int32Array(count * INTS);
   const lengths = new Int32Array(count * TEXTS);
   let activityCount = 0;
   for (const entry of entries) activityCount += entry.activityIds.length;
@@ -106,10 +112,11 @@ export function packPlan(
   };
   for (let i = 0; i < count; i++) {
     const e = entries[i] as PlannedEntry;
-    ints[4 * i] = e.duration;
-    ints[4 * i + 1] = e.user_id;
-    ints[4 * i + 2] = e.project_id;
-    ints[4 * i + 3] = e.activityIds.length;
+    const n = INTS * i;
+    ints[n] = e.duration;
+    ints[n + 1] = e.user_id;
+    ints[n + 2] = e.project_id;
+    ints[n + 3] = e.activityIds.length;
     for (const id of e.activityIds) activities[a++] = id;
     texts[t++] = uuids[i] as string;
     const l = TEXTS * i;
@@ -172,17 +179,17 @@ export function planEntries(plan: ImportPlan) {
     return s;
   };
   return {
-    entry,
     next(): UnpackedEntry {
       entry.uuid = text.slice(at, at + UUID_LENGTH);
       at += UUID_LENGTH;
       const l = TEXTS * i;
-      const n = ints[4 * i + 3] as number;
-      entry.activityIds = activities.subarray(a, a + n);
-      a += n;
-      entry.duration = ints[4 * i] as number;
-      entry.user_id = ints[4 * i + 1] as number;
-      entry.project_id = ints[4 * i + 2] as number;
+      const n = INTS * i;
+      const activityCount = ints[n + 3] as number;
+      entry.activityIds = activities.subarray(a, a + activityCount);
+      a += activityCount;
+      entry.duration = ints[n] as number;
+      entry.user_id = ints[n + 1] as number;
+      entry.project_id = ints[n + 2] as number;
       entry.date_worked = next(lengths[l] as number) as string;
       entry.start_time = next(lengths[l + 1] as number);
       entry.issue_uri = next(lengths[l + 2] as number);

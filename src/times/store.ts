@@ -507,12 +507,12 @@ export interface ImportedTime extends Omit<TimeColumns, 'changed_by'> {
 
 /**
  * The lock state an import batch was checked against: its rows' states (lockState) and
- * a text of everything they were read from, which the batch's writer compares with what
- * it reads in its own transaction.
+ * a text of everything they were read from, which a writer in another transaction
+ * compares with what it reads in its own (made only when asked).
  */
 export interface LockStates {
   stateOf(date: string, userId: number, projectId: number): LockState;
-  fingerprint: string;
+  fingerprint(): string;
 }
 
 /**
@@ -600,7 +600,7 @@ export function createTimeImportStatements(db: Db) {
       for (const [user, project, week, status] of parts) {
         closed.set(`${user}:${project}:${week}`, status);
       }
-      const fingerprint = JSON.stringify([before, parts]);
+      const fingerprint = () => JSON.stringify([before, parts]);
       const stateOf = (date: string, userId: number, projectId: number): LockState => {
         let week = weeks.get(date);
         if (week === undefined) {
