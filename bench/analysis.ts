@@ -47,7 +47,8 @@ const LIMITS: Record<RowId, string> = {
     '(src/db/short-lists.ts): the SQL of months runs on both cores while the event loop ' +
     'does only the HTTP (~0.25 ms a list; a list it reads itself holds up every other ' +
     'response for ~0.8 ms, so it reads one only when no worker is ready or every slot is ' +
-    'in use). A list whose client hung up before its answer came used to keep its slot for ' +
+    'in use); each worker is given two lists at a time, and the others wait in one queue ' +
+    'on the event loop for the first worker with room. A list whose client hung up before its answer came used to keep its slot for ' +
     'good: the load generator cuts 10 lists off at the end of each run, so from the second ' +
     'run of a row on every list was read on the event loop (fixed in src/http/list.ts; ' +
     'GET /metrics counts lists by thread, `timetrack_short_lists_total`). The first ' +
@@ -223,7 +224,11 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'p99 54 ms for one worker with the event loop reading what it could not take. Two ' +
     'threads writing JSON at once each spend ~1.4× the CPU per list that one thread does ' +
     '(0.53–0.7 ms each against ~0.8 ms for the pair in-process, per-thread CPU from /proc), ' +
-    'so the two cores give ~1.3× one, not 2×. At ~1,000 lists/s ten connections queue for ' +
+    'so the two cores give ~1.3× one, not 2×. Lists used to be sent to a worker as soon ' +
+    'as they were asked, four or five queued behind each, and waited for it whenever its ' +
+    'core was taken for a while; with one queue on the event loop and two lists at a time ' +
+    'per worker, five alternating turns per build gave p99 16.1–22.8 ms (1.8–2.0× the ' +
+    'median) against 18.6–25.1 ms (2.0–2.5×) at the same 819–1,149 lists/s. At ~1,000 lists/s ten connections queue for ' +
     '~10 ms on average (p50 ~9–10 ms); p99 < 15 ms would need ~1,500 lists/s, i.e. a month ' +
     'read in ~0.5 ms of CPU: what would close it is more cores, or a stored copy of each ' +
     "entry's whole text (the file budget), or a cache of month bodies, which at ~180 KB a " +

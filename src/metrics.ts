@@ -24,6 +24,8 @@ export interface MetricSources {
   openLists(): number;
   /** Short lists read so far on a list worker thread and on the event loop (db/short-lists.ts). */
   shortLists(): ShortListCounts;
+  /** Short lists waiting for a list worker with room (db/short-lists.ts). */
+  shortListsWaiting(): number;
 }
 
 /** Anything else (WebDAV verbs, …) is one label value, so no client can add series. */
@@ -92,6 +94,14 @@ export function createMetrics(sources: MetricSources): Metrics {
       this.inc({ thread: 'worker' }, now.worker - reported.worker);
       this.inc({ thread: 'event_loop' }, now.eventLoop - reported.eventLoop);
       Object.assign(reported, now);
+    },
+  });
+  new Gauge({
+    name: 'timetrack_short_lists_waiting',
+    help: 'Short lists waiting for a list worker (each reads at most two at a time)',
+    registers: [registry],
+    collect() {
+      this.set(sources.shortListsWaiting());
     },
   });
   new Gauge({

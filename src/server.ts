@@ -217,7 +217,7 @@ export interface RunningServer {
    */
   checkpointsStarted: Promise<void>;
   /** The short-list workers (db/short-lists.ts), which run while short lists are read. */
-  shortLists: Pick<ShortLists, 'state' | 'warmUp' | 'counts'>;
+  shortLists: Pick<ShortLists, 'state' | 'warmUp' | 'counts' | 'waiting'>;
   close(): Promise<void>;
 }
 
@@ -284,6 +284,7 @@ export async function startServer(
         bcryptWaiting: () => passwords.waiting(),
         openLists: () => app.lists.open(),
         shortLists: () => shortLists.counts(),
+        shortListsWaiting: () => shortLists.waiting(),
       })
     : undefined;
   const app = createApp({

@@ -14,6 +14,9 @@
 // (measured apart from the server, 6,000 months with 10 in flight: 143 MB against 89 MB
 // on the event loop and 97 MB with the slots; docs/benchmarks.md).
 //
+// A worker is given at most LISTS_IN_FLIGHT lists at a time; the others wait in one queue
+// on the event loop, oldest first, for whichever worker has room first (see below).
+//
 // The first worker starts once a short list has been read; another (up to the pool's
 // size) once a list comes while every running worker has one in flight; each exits after
 // 10 s without a list, so that its ~15–18 MB are held only while lists are read, and a
@@ -46,6 +49,8 @@ export interface ShortLists {
   counts(): ShortListCounts;
   /** The workers: none there, one starting (none ready), or at least one reading lists. */
   state(): 'none' | 'starting' | 'running';
+  /** Lists waiting in the queue for a worker with room (GET /metrics). */
+  waiting(): number;
   /** Starts a worker unless one runs; settles once one reads lists (or cannot). */
   warmUp(): Promise<void>;
   /** Stops the workers for good; lists still asked for are read on the event loop. */
@@ -58,14 +63,19 @@ export interface ShortListCounts {
   eventLoop: number;
 }
 
-/** What a worker did (tests wait for these): each worker's own start and exit. */
-export type ShortListEvent = 'ready' | 'exited';
+/**
+ * What happened (tests wait for these): a worker's own start and exit, and a list left
+ * waiting in the queue (every ready worker had its lists in flight).
+ */
+export type ShortListEvent = 'ready' | 'exited' | 'waiting';
 
 export interface ShortListOptions {
   /** Internal: how long a worker waits for a list before it exits (tests shorten it). */
   idleExitMs?: number;
   /** Internal: the most workers at once (default SHORT_LIST_WORKERS). */
   workers?: number;
+  /** Internal: the most lists in flight on one worker (default LISTS_IN_FLIGHT). */
+  inFlight?: number;
   /**
    * Internal (tests): each answer of a worker waits for this before it is handed on, and
    * its list counts as in flight on that worker meanwhile, so that a test can have its
@@ -90,6 +100,19 @@ export const SHORT_LIST_IDLE_EXIT_MS = 10_000;
 export const SHORT_LIST_WORKERS = Math.max(1, availableParallelism());
 
 /**
+ * Lists in flight on one worker at most: the one it reads and the next, so that it does
+ * not wait for the event loop between two. Lists used to be sent to the worker with the
+ * fewest in flight as soon as they were asked, where they queued in its port in turn:
+ * when the worker's core was taken by something else for a while (the other worker, the
+ * event loop, the clients), the four or five lists queued behind it waited for it while
+ * the other worker could have read them. Side by side on this machine under the month
+ * reads of the benchmark (five alternating turns of 8 s per build), the p99 went from
+ * 18.6–25.1 ms (2.0–2.5 × the median) to 16.1–22.8 ms (1.8–2.0 ×) at the same lists per
+ * second (849–1,112 against 819–1,149).
+ */
+export const LISTS_IN_FLIGHT = 2;
+
+/**
  * The slots: 16 of 256 KiB (4 MiB, resident once used). A month is ~170 KB; 16 answers
  * read and not yet sent is more than a server's busy clients make at once.
  */
@@ -104,12 +127,17 @@ export const SLOTS = 16;
  */
 const MAX_SHAPES = 256;
 
-interface Waiting {
+/** A list asked for and not yet answered. */
+interface Asked {
   query: ShortListQuery;
   cap: number;
-  slot: number;
   resolve: (list: WholeList | undefined) => void;
   reject: (err: unknown) => void;
+}
+
+/** A list in flight on a worker, its body to come in `slot`. */
+interface Waiting extends Asked {
+  slot: number;
 }
 
 /** A short list read on the event loop, in a snapshot of a connection of the pool. */
@@ -150,6 +178,7 @@ export function startShortLists(
   const here = shortListsHere(readers);
   const idleExitMs = options.idleExitMs ?? SHORT_LIST_IDLE_EXIT_MS;
   const most = options.workers ?? SHORT_LIST_WORKERS;
+  const inFlight = options.inFlight ?? LISTS_IN_FLIGHT;
   const emit = (event: ShortListEvent) => options.onEvent?.(event);
   const slab = new SharedArrayBuffer(SLOTS * SLOT_BYTES);
   const freeSlots = Array.from({ length: SLOTS }, (_, i) => i);
@@ -200,9 +229,10 @@ export function startShortLists(
     for (const [id, job] of w.waiting) {
       w.waiting.delete(id);
       freeSlots.push(job.slot);
-      here(job.query, job.cap).then(job.resolve, job.reject);
+      readHere(job);
     }
     if (failed) for (const other of workers) other.worker.postMessage('stop');
+    pump();
     settleWaiters();
     emit('exited');
   };
@@ -217,7 +247,7 @@ export function startShortLists(
     freeSlots.push(job.slot);
     if ('error' in msg) job.reject(new Error(msg.error));
     else if ('long' in msg) job.resolve(undefined);
-    else here(job.query, job.cap).then(job.resolve, job.reject); // larger than a slot
+    else readHere(job); // larger than a slot
   };
 
   /** `w` has answered: the list is no longer in flight on it, and goes to its response. */
@@ -225,6 +255,7 @@ export function startShortLists(
     const job = w.waiting.get(msg.id);
     if (!job) return; // read on the event loop instead, as its worker had exited
     w.waiting.delete(msg.id);
+    pump(); // first, so that the worker has its next list while this one is sent
     if (w.waiting.size === 0) {
       w.worker.unref();
       armIdleExit(w);
@@ -255,6 +286,7 @@ export function startShortLists(
         w.ready = !done;
         settleWaiters();
         armIdleExit(w);
+        pump();
         emit('ready');
         return;
       }
@@ -290,11 +322,7 @@ export function startShortLists(
     );
   };
 
-  /**
-   * The ready worker with the fewest lists in flight. It may hold as many as there are
-   * slots, which bound it: the event loop is better kept to the HTTP of lists (~0.3 ms
-   * each) than made to read one (~0.8 ms, during which every other response waits).
-   */
+  /** The ready worker with the fewest lists in flight. */
   const leastBusy = (): ListWorker | undefined => {
     let best: ListWorker | undefined;
     for (const w of workers) {
@@ -304,13 +332,71 @@ export function startShortLists(
   };
 
   const counts = { worker: 0, eventLoop: 0 };
+  /** Lists asked while every ready worker had `inFlight` of them, oldest first. */
+  const queue: Asked[] = [];
+
+  /** Reads `asked` on the event loop, in a snapshot of a connection of the pool. */
+  function readHere(asked: Asked): void {
+    here(asked.query, asked.cap).then(asked.resolve, asked.reject);
+  }
+
+  /**
+   * Hands the queued lists, oldest first, to the ready workers with room. With no worker
+   * left (stopped, failed, every one exited) they are read here; while one is starting
+   * they wait for it.
+   */
+  function pump(): void {
+    while (queue.length > 0) {
+      const w = leastBusy();
+      if (!w) {
+        if (done || workers.size === 0) for (const asked of queue.splice(0)) readHere(asked);
+        return;
+      }
+      if (w.waiting.size >= inFlight) return;
+      dispatch(w, queue.shift() as Asked);
+    }
+  }
+
+  /**
+   * Sends `asked` to `w`, its body to come in a free slot. With every slot in use it is
+   * read here: the event loop is better kept to the HTTP of lists (~0.3 ms each) than made
+   * to read one (~0.8 ms, during which every other response waits), but a list is never
+   * held up for want of a slot (clients slow to take their answers hold them).
+   */
+  function dispatch(w: ListWorker, asked: Asked): void {
+    const slot = freeSlots.pop();
+    if (slot === undefined) {
+      counts.eventLoop++;
+      readHere(asked);
+      return;
+    }
+    clearTimeout(w.idleTimer);
+    counts.worker++;
+    const id = nextId++;
+    const { query, cap } = asked;
+    const shape = shapeOf(query.whole);
+    const known = shape !== undefined && w.knows.has(shape);
+    if (shape !== undefined) w.knows.add(shape);
+    const request: ShortListRequest = {
+      id,
+      shape,
+      whole: known ? undefined : query.whole,
+      params: query.params,
+      countParams: query.countParams,
+      cap,
+      slot,
+    };
+    w.waiting.set(id, { ...asked, slot });
+    w.worker.ref(); // an answer is awaited: it keeps the process alive meanwhile
+    w.worker.postMessage(request);
+  }
+
   return {
     async read(query, cap) {
       const w = leastBusy();
       // Every running worker has a list in flight: lists come several at once.
       if (workers.size > 0 && (!w || w.waiting.size > 0)) startOne();
-      const slot = w ? freeSlots.pop() : undefined;
-      if (!w || slot === undefined) {
+      if (!w) {
         // Only a list found short here starts a worker: a run of long lists (whole
         // exports, streamed) would start one for nothing.
         counts.eventLoop++;
@@ -318,28 +404,14 @@ export function startShortLists(
         if (list && workers.size === 0) startOne();
         return list;
       }
-      clearTimeout(w.idleTimer);
-      counts.worker++;
-      const id = nextId++;
-      const shape = shapeOf(query.whole);
-      const known = shape !== undefined && w.knows.has(shape);
-      if (shape !== undefined) w.knows.add(shape);
-      const request: ShortListRequest = {
-        id,
-        shape,
-        whole: known ? undefined : query.whole,
-        params: query.params,
-        countParams: query.countParams,
-        cap,
-        slot,
-      };
       return new Promise((resolve, reject) => {
-        w.waiting.set(id, { query, cap, slot, resolve, reject });
-        w.worker.ref(); // an answer is awaited: it keeps the process alive meanwhile
-        w.worker.postMessage(request);
+        queue.push({ query, cap, resolve, reject });
+        pump();
+        if (queue.length > 0) emit('waiting');
       });
     },
     counts: () => ({ ...counts }),
+    waiting: () => queue.length,
     state() {
       for (const w of workers) if (w.ready) return 'running';
       return workers.size > 0 || starting ? 'starting' : 'none';
@@ -354,6 +426,8 @@ export function startShortLists(
       done = true;
       settleWaiters();
       const running = [...workers];
+      for (const w of running) w.ready = false;
+      pump(); // with no worker ready and `done`, the queued lists are read here
       await Promise.all(
         running.map((w) => {
           clearTimeout(w.idleTimer);

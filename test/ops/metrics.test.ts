@@ -110,6 +110,7 @@ describe('GET /metrics with TIMETRACK_METRICS=true', () => {
     }
     const after = await scrape(`${server.url}/metrics`);
     assert.equal(read(after) - read(before), 3);
+    assert.equal(sample(after, 'timetrack_short_lists_waiting'), 0, 'none waiting once answered');
   });
 
   it('reports the database and WAL sizes, streamed lists and Node process metrics', async () => {

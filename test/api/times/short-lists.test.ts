@@ -1,12 +1,18 @@
 // Short time lists read whole on the list worker threads (src/db/short-lists.ts): the same
 // bytes as read on the event loop before a worker started, more lists at once than there
-// are slots (which starts a second worker, and then the same bytes from both), a body
+// are slots (which starts a second worker, and then the same bytes from both), two lists
+// at a time on each worker with the rest waiting on the event loop's queue, a body
 // larger than a slot, a write seen by the very next list, and a worker that exits when no
 // list comes and starts again with the next.
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { type ShortListEvent, SLOT_BYTES, SLOTS } from '../../../src/db/short-lists';
+import {
+  LISTS_IN_FLIGHT,
+  type ShortListEvent,
+  SLOT_BYTES,
+  SLOTS,
+} from '../../../src/db/short-lists';
 import type { Reply } from '../../helpers/api';
 import { insertTimes } from '../../helpers/bulk';
 import { createAdminProject } from '../../helpers/factories';
@@ -142,6 +148,33 @@ describe('short lists on the list worker threads', { timeout: 60_000 }, () => {
     }
   });
 
+  it('gives each worker two lists at a time; the rest wait for the first with room', async () => {
+    const lists = MONTHS.slice(0, 6);
+    const alone = [];
+    for (const m of lists) alone.push((await month(m)).text);
+    const shortLists = server.running.shortLists;
+    const before = shortLists.counts();
+    const release = holdAnswers();
+    const asked = Promise.all(lists.map(month));
+    // Two workers (a second starts if the first is alone and busy), each with its two
+    // lists read and their answers held: the other two lists wait, on no worker yet.
+    const inFlight = 2 * LISTS_IN_FLIGHT;
+    await until(() => heldAnswers >= inFlight && shortLists.waiting() === lists.length - inFlight);
+    assert.equal(shortLists.counts().worker - before.worker, inFlight);
+    release();
+    const answers = await asked;
+    assert.deepEqual(
+      answers.map((r) => r.text),
+      alone,
+    );
+    assert.equal(shortLists.waiting(), 0);
+    const after_ = shortLists.counts();
+    assert.deepEqual(
+      { worker: after_.worker - before.worker, eventLoop: after_.eventLoop - before.eventLoop },
+      { worker: lists.length, eventLoop: 0 },
+    );
+  });
+
   it('answers a list whose body is larger than a slot, the same as its pages', async () => {
     const whole = await server.api.get('/times', server.adminToken, { user: ADMIN.username });
     ok(whole);
@@ -183,7 +216,7 @@ describe('short lists on the list worker threads', { timeout: 60_000 }, () => {
 // A guard against a hang if an awaited event never comes, not a timing assertion.
 describe('the list worker thread with no lists to read', { timeout: 60_000 }, () => {
   it('exits, and the next short list starts it again', async (t) => {
-    const counts = { ready: 0, exited: 0 };
+    const counts: Record<ShortListEvent, number> = { ready: 0, exited: 0, waiting: 0 };
     const waiters: (() => void)[] = [];
     const server = await startTestServer({
       shortLists: {
@@ -230,7 +263,8 @@ describe('short lists whose clients hung up before the answer', { timeout: 60_00
 
   before(async () => {
     server = await startTestServer({
-      shortLists: { workers: 1, holdAnswers: () => held ?? Promise.resolve() },
+      // Every list in flight on the one worker at once, so that their slots are all held.
+      shortLists: { workers: 1, inFlight: SLOTS, holdAnswers: () => held ?? Promise.resolve() },
     });
     await seed(server, 100);
     await month(MONTHS[0] as { start: string; end: string }); // starts the worker
