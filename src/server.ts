@@ -217,7 +217,7 @@ export interface RunningServer {
    */
   checkpointsStarted: Promise<void>;
   /** The short-list workers (db/short-lists.ts), which run while short lists are read. */
-  shortLists: Pick<ShortLists, 'state' | 'warmUp' | 'counts' | 'waiting'>;
+  shortLists: Pick<ShortLists, 'state' | 'warmUp' | 'counts' | 'waiting' | 'stop'>;
   close(): Promise<void>;
 }
 

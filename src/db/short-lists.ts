@@ -349,7 +349,12 @@ export function startShortLists(
     while (queue.length > 0) {
       const w = leastBusy();
       if (!w) {
-        if (done || workers.size === 0) for (const asked of queue.splice(0)) readHere(asked);
+        if (done || workers.size === 0) {
+          for (const asked of queue.splice(0)) {
+            counts.eventLoop++;
+            readHere(asked);
+          }
+        }
         return;
       }
       if (w.waiting.size >= inFlight) return;

@@ -2,8 +2,8 @@
 // bytes as read on the event loop before a worker started, more lists at once than there
 // are slots (which starts a second worker, and then the same bytes from both), two lists
 // at a time on each worker with the rest waiting on the event loop's queue, a body
-// larger than a slot, a write seen by the very next list, and a worker that exits when no
-// list comes and starts again with the next.
+// larger than a slot, a write seen by the very next list, a worker that exits when no
+// list comes and starts again with the next, and lists still waiting when the workers stop.
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -314,5 +314,62 @@ describe('short lists whose clients hung up before the answer', { timeout: 60_00
     const now = server.running.shortLists.counts();
     assert.equal(now.eventLoop, settled.eventLoop, 'no list read on the event loop');
     assert.equal(now.worker - settled.worker, SLOTS);
+  });
+});
+
+describe('short lists waiting for a worker when the workers stop', { timeout: 60_000 }, () => {
+  it('are read on the event loop instead, each answered whole', async (t) => {
+    let held: Promise<void> | undefined;
+    let release = () => {};
+    let heldAnswers = 0;
+    const waiters: (() => void)[] = [];
+    const wake = () => {
+      for (const w of waiters.splice(0)) w();
+    };
+    const server = await startTestServer({
+      shortLists: {
+        workers: 1,
+        onEvent: wake,
+        holdAnswers: () => {
+          if (!held) return Promise.resolve();
+          heldAnswers += 1;
+          wake();
+          return held;
+        },
+      },
+    });
+    t.after(() => {
+      release();
+      return server.close();
+    });
+    /** Resolves once `done()` holds, checked after each event of the worker. */
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise<void>((resolve) => waiters.push(resolve));
+    };
+    await seed(server, 200);
+    const month = (m: { start: string; end: string }) =>
+      server.api.get('/times', server.adminToken, { user: ADMIN.username, ...m });
+    const lists = MONTHS.slice(0, 5);
+    const alone = [];
+    for (const m of lists) alone.push((await month(m)).text);
+    const shortLists = server.running.shortLists;
+    await shortLists.warmUp();
+    held = new Promise((resolve) => {
+      release = resolve;
+    });
+    const asked = Promise.all(lists.map(month));
+    const queued = lists.length - LISTS_IN_FLIGHT;
+    await until(() => heldAnswers >= LISTS_IN_FLIGHT && shortLists.waiting() === queued);
+    const before_ = shortLists.counts();
+    // The worker's answers are still held: the stop reads its lists and the queued ones.
+    await shortLists.stop();
+    const answers = await asked;
+    assert.deepEqual(
+      answers.map((r) => r.text),
+      alone,
+    );
+    assert.equal(shortLists.waiting(), 0);
+    assert.equal(shortLists.counts().eventLoop - before_.eventLoop, queued);
+    assert.ok(!server.logs.some((line) => line.includes('short lists are read on the event loop')));
   });
 });
