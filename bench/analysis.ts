@@ -48,9 +48,10 @@ const LIMITS: Record<RowId, string> = {
     'does only the HTTP (~0.25 ms a list; a list it reads itself holds up every other ' +
     'response for ~0.8 ms, so it reads one only when no worker is ready or every slot is ' +
     'in use); each worker is given two lists at a time, and the others wait in one queue ' +
-    'on the event loop for the first worker with room. A list whose client hung up before its answer came used to keep its slot for ' +
-    'good: the load generator cuts 10 lists off at the end of each run, so from the second ' +
-    'run of a row on every list was read on the event loop (fixed in src/http/list.ts; ' +
+    'on the event loop for the first worker with room. A list whose client hung up ' +
+    'before its answer came used to keep its slot for good: the load generator cuts 10 ' +
+    'lists off at the end of each run, so from the second run of a row on every list was ' +
+    'read on the event loop (fixed in src/http/list.ts; ' +
     'GET /metrics counts lists by thread, `timetrack_short_lists_total`). The first ' +
     'worker starts once a short list has been read, a second when a list comes while the ' +
     'first has one in flight, and each exits after 10 s without one. The in-process column ' +
@@ -228,9 +229,10 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'as they were asked, four or five queued behind each, and waited for it whenever its ' +
     'core was taken for a while; with one queue on the event loop and two lists at a time ' +
     'per worker, five alternating turns per build gave p99 16.1–22.8 ms (1.8–2.0× the ' +
-    'median) against 18.6–25.1 ms (2.0–2.5×) at the same 819–1,149 lists/s. At ~1,000 lists/s ten connections queue for ' +
-    '~10 ms on average (p50 ~9–10 ms); p99 < 15 ms would need ~1,500 lists/s, i.e. a month ' +
-    'read in ~0.5 ms of CPU: what would close it is more cores, or a stored copy of each ' +
+    'median) against 18.6–25.1 ms (2.0–2.5×) at the same rates (819–1,149 against ' +
+    '849–1,112 lists/s). At ~1,000 lists/s ten connections queue for ~10 ms on average ' +
+    '(p50 ~9–10 ms); p99 < 15 ms would need ~1,500 lists/s, i.e. a month read in ~0.5 ms ' +
+    'of CPU: what would close it is more cores, or a stored copy of each ' +
     "entry's whole text (the file budget), or a cache of month bodies, which at ~180 KB a " +
     'month would not fit the 150 MB RSS target for the 500 months this row cycles through.',
   create:
