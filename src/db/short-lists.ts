@@ -136,7 +136,7 @@ interface Asked {
 }
 
 /** A list in flight on a worker, its body to come in `slot`. */
-interface Waiting extends Asked {
+interface InFlight extends Asked {
   slot: number;
 }
 
@@ -158,7 +158,7 @@ interface ListWorker {
   started: boolean;
   /** It was told to exit for want of lists (not a failure). */
   retiring: boolean;
-  waiting: Map<number, Waiting>;
+  inFlight: Map<number, InFlight>;
   /** The list shapes (below) this worker has been sent. */
   knows: Set<number>;
   idleTimer?: NodeJS.Timeout;
@@ -178,7 +178,7 @@ export function startShortLists(
   const here = shortListsHere(readers);
   const idleExitMs = options.idleExitMs ?? SHORT_LIST_IDLE_EXIT_MS;
   const most = options.workers ?? SHORT_LIST_WORKERS;
-  const inFlight = options.inFlight ?? LISTS_IN_FLIGHT;
+  const mostInFlight = options.inFlight ?? LISTS_IN_FLIGHT;
   const emit = (event: ShortListEvent) => options.onEvent?.(event);
   const slab = new SharedArrayBuffer(SLOTS * SLOT_BYTES);
   const freeSlots = Array.from({ length: SLOTS }, (_, i) => i);
@@ -209,7 +209,7 @@ export function startShortLists(
   const armIdleExit = (w: ListWorker) => {
     clearTimeout(w.idleTimer);
     w.idleTimer = setTimeout(() => {
-      if (w.waiting.size > 0 || !w.ready) return;
+      if (w.inFlight.size > 0 || !w.ready) return;
       w.ready = false;
       w.retiring = true;
       w.worker.postMessage('stop');
@@ -226,8 +226,8 @@ export function startShortLists(
       done = true;
       log.warn('short lists are read on the event loop', { why });
     }
-    for (const [id, job] of w.waiting) {
-      w.waiting.delete(id);
+    for (const [id, job] of w.inFlight) {
+      w.inFlight.delete(id);
       freeSlots.push(job.slot);
       readHere(job);
     }
@@ -237,7 +237,7 @@ export function startShortLists(
     emit('exited');
   };
 
-  const answered = (job: Waiting, msg: Exclude<ShortListReply, { ready: true }>) => {
+  const answered = (job: InFlight, msg: Exclude<ShortListReply, { ready: true }>) => {
     if ('length' in msg) {
       const { slot } = job;
       const body = Buffer.from(slab, slot * SLOT_BYTES, msg.length);
@@ -252,11 +252,11 @@ export function startShortLists(
 
   /** `w` has answered: the list is no longer in flight on it, and goes to its response. */
   const settle = (w: ListWorker, msg: Exclude<ShortListReply, { ready: true }>) => {
-    const job = w.waiting.get(msg.id);
+    const job = w.inFlight.get(msg.id);
     if (!job) return; // read on the event loop instead, as its worker had exited
-    w.waiting.delete(msg.id);
+    w.inFlight.delete(msg.id);
     pump(); // first, so that the worker has its next list while this one is sent
-    if (w.waiting.size === 0) {
+    if (w.inFlight.size === 0) {
       w.worker.unref();
       armIdleExit(w);
     }
@@ -275,7 +275,7 @@ export function startShortLists(
       ready: false,
       started: false,
       retiring: false,
-      waiting: new Map(),
+      inFlight: new Map(),
       knows: new Set(),
     };
     workers.add(w);
@@ -326,13 +326,13 @@ export function startShortLists(
   const leastBusy = (): ListWorker | undefined => {
     let best: ListWorker | undefined;
     for (const w of workers) {
-      if (w.ready && (!best || w.waiting.size < best.waiting.size)) best = w;
+      if (w.ready && (!best || w.inFlight.size < best.inFlight.size)) best = w;
     }
     return best;
   };
 
   const counts = { worker: 0, eventLoop: 0 };
-  /** Lists asked while every ready worker had `inFlight` of them, oldest first. */
+  /** Lists asked while every ready worker had `mostInFlight` of them, oldest first. */
   const queue: Asked[] = [];
 
   /** Reads `asked` on the event loop, in a snapshot of a connection of the pool. */
@@ -357,7 +357,7 @@ export function startShortLists(
         }
         return;
       }
-      if (w.waiting.size >= inFlight) return;
+      if (w.inFlight.size >= mostInFlight) return;
       dispatch(w, queue.shift() as Asked);
     }
   }
@@ -391,7 +391,7 @@ export function startShortLists(
       cap,
       slot,
     };
-    w.waiting.set(id, { ...asked, slot });
+    w.inFlight.set(id, { ...asked, slot });
     w.worker.ref(); // an answer is awaited: it keeps the process alive meanwhile
     w.worker.postMessage(request);
   }
@@ -400,7 +400,7 @@ export function startShortLists(
     async read(query, cap) {
       const w = leastBusy();
       // Every running worker has a list in flight: lists come several at once.
-      if (workers.size > 0 && (!w || w.waiting.size > 0)) startOne();
+      if (workers.size > 0 && (!w || w.inFlight.size > 0)) startOne();
       if (!w) {
         // Only a list found short here starts a worker: a run of long lists (whole
         // exports, streamed) would start one for nothing.
@@ -436,7 +436,6 @@ export function startShortLists(
       await Promise.all(
         running.map((w) => {
           clearTimeout(w.idleTimer);
-          w.ready = false;
           w.retiring = true;
           const gone = new Promise<void>((resolve) => w.worker.once('exit', () => resolve()));
           w.worker.ref();

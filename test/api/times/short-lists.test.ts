@@ -39,14 +39,26 @@ async function seed(server: TestServer, count = ENTRIES): Promise<void> {
   });
 }
 
+/**
+ * `until(done)` resolves once `done()` holds, checked again after each `wake()` (called on
+ * the workers' events and held answers): no polling, no sleeps.
+ */
+function conditions() {
+  const waiters: (() => void)[] = [];
+  return {
+    wake: () => {
+      for (const wake of waiters.splice(0)) wake();
+    },
+    until: async (done: () => boolean) => {
+      while (!done()) await new Promise<void>((resolve) => waiters.push(resolve));
+    },
+  };
+}
+
 describe('short lists on the list worker threads', { timeout: 60_000 }, () => {
   let server: TestServer;
   const events: ShortListEvent[] = [];
-  const eventWaiters: (() => void)[] = [];
-  /** Resolves once `done()` holds, checked after each event of a worker. */
-  const until = async (done: () => boolean) => {
-    while (!done()) await new Promise<void>((resolve) => eventWaiters.push(resolve));
-  };
+  const { wake: wakeAll, until } = conditions();
   const readies = () => events.filter((e) => e === 'ready').length;
   const ok = (res: Reply) => assert.equal(res.status, 200, res.text);
   const month = (m: { start: string; end: string }) =>
@@ -57,9 +69,6 @@ describe('short lists on the list worker threads', { timeout: 60_000 }, () => {
   /** While set, the workers' answers wait for it (their lists still in flight). */
   let held: Promise<void> | undefined;
   let heldAnswers = 0;
-  const wakeAll = () => {
-    for (const wake of eventWaiters.splice(0)) wake();
-  };
   /** Holds the workers' answers until the returned function is called. */
   const holdAnswers = () => {
     let release = () => {};
@@ -217,21 +226,17 @@ describe('short lists on the list worker threads', { timeout: 60_000 }, () => {
 describe('the list worker thread with no lists to read', { timeout: 60_000 }, () => {
   it('exits, and the next short list starts it again', async (t) => {
     const counts: Record<ShortListEvent, number> = { ready: 0, exited: 0, waiting: 0 };
-    const waiters: (() => void)[] = [];
+    const { wake, until } = conditions();
     const server = await startTestServer({
       shortLists: {
         idleExitMs: 50,
         onEvent: (event: ShortListEvent) => {
           counts[event] += 1;
-          for (const wake of waiters.splice(0)) wake();
+          wake();
         },
       },
     });
     t.after(() => server.close());
-    /** Resolves once `done()` holds, checked after each event of the worker. */
-    const until = async (done: () => boolean) => {
-      while (!done()) await new Promise<void>((resolve) => waiters.push(resolve));
-    };
     await seed(server, ENTRIES + 1);
     const list = () =>
       server.api.get('/times', server.adminToken, { user: ADMIN.username, ...MONTHS[0] });
@@ -322,10 +327,7 @@ describe('short lists waiting for a worker when the workers stop', { timeout: 60
     let held: Promise<void> | undefined;
     let release = () => {};
     let heldAnswers = 0;
-    const waiters: (() => void)[] = [];
-    const wake = () => {
-      for (const w of waiters.splice(0)) w();
-    };
+    const { wake, until } = conditions();
     const server = await startTestServer({
       shortLists: {
         workers: 1,
@@ -342,10 +344,6 @@ describe('short lists waiting for a worker when the workers stop', { timeout: 60
       release();
       return server.close();
     });
-    /** Resolves once `done()` holds, checked after each event of the worker. */
-    const until = async (done: () => boolean) => {
-      while (!done()) await new Promise<void>((resolve) => waiters.push(resolve));
-    };
     await seed(server, 200);
     const month = (m: { start: string; end: string }) =>
       server.api.get('/times', server.adminToken, { user: ADMIN.username, ...m });
