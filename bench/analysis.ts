@@ -214,8 +214,10 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'JSON pre-written in two pieces per entry (303 MiB, keys included) ~0.6 ms, with its ' +
     'values prepared (today, 154 MiB) ~0.8 ms, with nothing but the uuid ~0.28 ms, ~0.14 ms ' +
     'of which are the three name lookups; building the JSON in JavaScript from the raw ' +
-    'columns instead is slower (~1.8–2.5 ms: a V8 value per column), and gzip of a ' +
-    "month's body does not pay for itself (inflating it again is ~0.5 ms). Only the whole " +
+    'columns instead is slower (~1.8–2.5 ms: a V8 value per column), and a deflated copy ' +
+    "of each month's body in the file (~49 MiB on this set) holds the names it borrows, so " +
+    'a rename would rewrite every month that shows them, and every write to a month would ' +
+    'inflate, change and deflate it (~1.2 ms). Only the whole ' +
     'text stored per entry reads as fast as before, and it alone (~290 MiB on this set) is ' +
     'more than the 1.5× file budget leaves (~170 MiB). This round: the slot leak above had ' +
     'put every list of this row on the event loop (one thread; 869 req/s, p99 35 ms in the ' +
@@ -233,8 +235,18 @@ const CLOSE: Partial<Record<RowId, string>> = {
     '849–1,112 lists/s). At ~1,000 lists/s ten connections queue for ~10 ms on average ' +
     '(p50 ~9–10 ms); p99 < 15 ms would need ~1,500 lists/s, i.e. a month read in ~0.5 ms ' +
     'of CPU: what would close it is more cores, or a stored copy of each ' +
-    "entry's whole text (the file budget), or a cache of month bodies, which at ~180 KB a " +
-    'month would not fit the 150 MB RSS target for the 500 months this row cycles through.',
+    "entry's whole text (the file budget), or a cache of month bodies. Kept whole (~180 KB " +
+    'a month) the 500 months this row cycles through would not fit the 150 MB RSS target; ' +
+    'deflated (level 1: ~27 KB a month, 6.5×, ~13 MB for the 500) they would, and a hit ' +
+    'costs ~0.35 ms of inflating against ~0.85 ms to write the month, but each of them is ' +
+    'asked for ~30 times a run, so the row would measure the cache rather than the reading ' +
+    'of a month: not built. Tried and not kept: wrk instead of autocannon (one C thread; ' +
+    'autocannon takes ~¼ of a core here), with which the month row did no better in the ' +
+    'same runs (1,199–1,202 lists/s at p99 16.1–17.0 ms against 1,247 at 16.8 ms) while ' +
+    'the bare server went from ~35,000 to 55,000–70,000 req/s and row 1a fell to 24–29 % ' +
+    'of it; one list at a time per worker (724–870 against 855–1,141 lists/s side by ' +
+    'side); and joining the project and activity slugs as one pair from a table keyed by ' +
+    'both (~5 % slower in-process, and 8 MB more file).',
   create:
     'Closing the gap: what is left per create is its statements (~250 µs in-process, the ' +
     'index inserts and the JSON the largest) and HTTP; the checkpoints, most of the cost ' +
