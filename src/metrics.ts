@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { LoginOutcome } from './auth/login';
-import type { ShortListCounts } from './db/short-lists';
+import { LISTS_IN_FLIGHT, type ShortListCounts } from './db/short-lists';
 
 export interface Metrics {
   /** One answered request: `route` is the router's pattern or a fixed name (see server.ts). */
@@ -98,7 +98,7 @@ export function createMetrics(sources: MetricSources): Metrics {
   });
   new Gauge({
     name: 'timetrack_short_lists_waiting',
-    help: 'Short lists waiting for a list worker (each reads at most two at a time)',
+    help: `Short lists waiting for a list worker (each reads at most ${LISTS_IN_FLIGHT} at a time)`,
     registers: [registry],
     collect() {
       this.set(sources.shortListsWaiting());
