@@ -55,6 +55,36 @@ function conditions() {
   };
 }
 
+/**
+ * Holds the workers' answers (the `holdAnswers` option) from `hold()` until the function
+ * it returns is called, their lists still in flight on their worker meanwhile. `count()`
+ * is how many answers were held since `hold()`; each one held calls `wake`.
+ */
+function answerHolds(wake: () => void = () => {}) {
+  let held: Promise<void> | undefined;
+  let release = () => {};
+  let count = 0;
+  return {
+    option: (): Promise<void> => {
+      if (!held) return Promise.resolve();
+      count += 1;
+      wake();
+      return held;
+    },
+    hold: () => {
+      held = new Promise((resolve) => {
+        release = resolve;
+      });
+      count = 0;
+      return () => {
+        held = undefined;
+        release();
+      };
+    },
+    count: () => count,
+  };
+}
+
 describe('short lists on the list worker threads', { timeout: 60_000 }, () => {
   let server: TestServer;
   const events: ShortListEvent[] = [];
@@ -66,21 +96,8 @@ describe('short lists on the list worker threads', { timeout: 60_000 }, () => {
   /** Months' lists as the event loop read them, before the worker was ready. */
   const before_: { month: (typeof MONTHS)[number]; reply: Reply }[] = [];
 
-  /** While set, the workers' answers wait for it (their lists still in flight). */
-  let held: Promise<void> | undefined;
-  let heldAnswers = 0;
-  /** Holds the workers' answers until the returned function is called. */
-  const holdAnswers = () => {
-    let release = () => {};
-    held = new Promise((resolve) => {
-      release = resolve;
-    });
-    heldAnswers = 0;
-    return () => {
-      held = undefined;
-      release();
-    };
-  };
+  const holds = answerHolds(wakeAll);
+  const holdAnswers = holds.hold;
 
   before(async () => {
     server = await startTestServer({
@@ -90,12 +107,7 @@ describe('short lists on the list worker threads', { timeout: 60_000 }, () => {
           events.push(event);
           wakeAll();
         },
-        holdAnswers: () => {
-          if (!held) return Promise.resolve();
-          heldAnswers += 1;
-          wakeAll();
-          return held;
-        },
+        holdAnswers: holds.option,
       },
     });
     await seed(server);
@@ -141,7 +153,7 @@ describe('short lists on the list worker threads', { timeout: 60_000 }, () => {
     // to the other: both answer alike.
     release = holdAnswers();
     const askedOfBoth = Promise.all(MONTHS.map(month));
-    await until(() => heldAnswers >= 2);
+    await until(() => holds.count() >= 2);
     release();
     const onBoth = await askedOfBoth;
     assert.deepEqual(
@@ -168,7 +180,9 @@ describe('short lists on the list worker threads', { timeout: 60_000 }, () => {
     // Two workers (a second starts if the first is alone and busy), each with its two
     // lists read and their answers held: the other two lists wait, on no worker yet.
     const inFlight = 2 * LISTS_IN_FLIGHT;
-    await until(() => heldAnswers >= inFlight && shortLists.waiting() === lists.length - inFlight);
+    await until(
+      () => holds.count() >= inFlight && shortLists.waiting() === lists.length - inFlight,
+    );
     assert.equal(shortLists.counts().worker - before.worker, inFlight);
     release();
     const answers = await asked;
@@ -261,15 +275,14 @@ describe('the list worker thread with no lists to read', { timeout: 60_000 }, ()
 
 describe('short lists whose clients hung up before the answer', { timeout: 60_000 }, () => {
   let server: TestServer;
-  let release: () => void = () => {};
-  let held: Promise<void> | undefined;
+  const holds = answerHolds();
   const month = (m: { start: string; end: string }) =>
     server.api.get('/times', server.adminToken, { user: ADMIN.username, ...m });
 
   before(async () => {
     server = await startTestServer({
       // Every list in flight on the one worker at once, so that their slots are all held.
-      shortLists: { workers: 1, inFlight: SLOTS, holdAnswers: () => held ?? Promise.resolve() },
+      shortLists: { workers: 1, inFlight: SLOTS, holdAnswers: holds.option },
     });
     await seed(server, 100);
     await month(MONTHS[0] as { start: string; end: string }); // starts the worker
@@ -281,9 +294,7 @@ describe('short lists whose clients hung up before the answer', { timeout: 60_00
     // Each request is sent whole; its answer is held until its client has hung up. Such
     // answers' slots used to be kept for good (the response's close had come before them),
     // and once every slot was kept each list was read on the event loop.
-    held = new Promise((resolve) => {
-      release = resolve;
-    });
+    const release = holds.hold();
     const { hostname: host, port } = new URL(server.url);
     const token = encodeURIComponent(server.adminToken);
     const before_ = server.running.shortLists.counts();
@@ -309,7 +320,6 @@ describe('short lists whose clients hung up before the answer', { timeout: 60_00
         server.running.server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
       );
     while ((await open()) > 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    held = undefined;
     release();
     const settled = server.running.shortLists.counts();
     for (const m of MONTHS.slice(0, SLOTS)) {
@@ -324,21 +334,11 @@ describe('short lists whose clients hung up before the answer', { timeout: 60_00
 
 describe('short lists waiting for a worker when the workers stop', { timeout: 60_000 }, () => {
   it('are read on the event loop instead, each answered whole', async (t) => {
-    let held: Promise<void> | undefined;
     let release = () => {};
-    let heldAnswers = 0;
     const { wake, until } = conditions();
+    const holds = answerHolds(wake);
     const server = await startTestServer({
-      shortLists: {
-        workers: 1,
-        onEvent: wake,
-        holdAnswers: () => {
-          if (!held) return Promise.resolve();
-          heldAnswers += 1;
-          wake();
-          return held;
-        },
-      },
+      shortLists: { workers: 1, onEvent: wake, holdAnswers: holds.option },
     });
     t.after(() => {
       release();
@@ -352,12 +352,10 @@ describe('short lists waiting for a worker when the workers stop', { timeout: 60
     for (const m of lists) alone.push((await month(m)).text);
     const shortLists = server.running.shortLists;
     await shortLists.warmUp();
-    held = new Promise((resolve) => {
-      release = resolve;
-    });
+    release = holds.hold();
     const asked = Promise.all(lists.map(month));
     const queued = lists.length - LISTS_IN_FLIGHT;
-    await until(() => heldAnswers >= LISTS_IN_FLIGHT && shortLists.waiting() === queued);
+    await until(() => holds.count() >= LISTS_IN_FLIGHT && shortLists.waiting() === queued);
     const before_ = shortLists.counts();
     // The worker's answers are still held: the stop reads its lists and the queued ones.
     await shortLists.stop();
