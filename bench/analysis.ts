@@ -245,8 +245,12 @@ const CLOSE: Partial<Record<RowId, string>> = {
     'same runs (1,199–1,202 lists/s at p99 16.1–17.0 ms against 1,247 at 16.8 ms) while ' +
     'the bare server went from ~35,000 to 55,000–70,000 req/s and row 1a fell to 24–29 % ' +
     'of it; one list at a time per worker (724–870 against 855–1,141 lists/s side by ' +
-    'side); and joining the project and activity slugs as one pair from a table keyed by ' +
-    'both (~5 % slower in-process, and 8 MB more file).',
+    'side); joining the project and activity slugs as one pair from a table keyed by ' +
+    'both (~5 % slower in-process, and 8 MB more file); and memory-mapped reads ' +
+    '(`mmap_size` 1 GiB on the read-only connections): 14–19 % more months a second ' +
+    'in-process but within the noise over HTTP (586–650 against 549–612 lists/s, four ' +
+    'alternating turns on a slower machine), and every page of the file they touch counts ' +
+    "in the server's RSS (VmHWM 471 against 125 MB after 8 s of month lists).",
   create:
     'Closing the gap: what is left per create is its statements (~250 µs in-process, the ' +
     'index inserts and the JSON the largest) and HTTP; the checkpoints, most of the cost ' +
