@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { MAX_BODY_BYTES } from '../../src/http/body';
 import { createRouter } from '../../src/routes';
 import type { Reply } from '../helpers/api';
-import { databaseChecksum } from '../helpers/checksum';
+import { checksumWatcher } from '../helpers/checksum';
 import { createUser } from '../helpers/factories';
 import { assertApiAnswer, assertApiError } from '../helpers/kinds';
 import { bcryptHash, startTestServer, type TestServer } from '../helpers/server';
@@ -131,6 +131,7 @@ const TOO_LARGE = {
 
 describe('hostile input', () => {
   let server: TestServer;
+  let watcher: ReturnType<typeof checksumWatcher>;
   let token: string;
   /** Existing ids for every kind of path parameter, so requests reach the body checks. */
   const ids: Record<string, string> = {};
@@ -139,6 +140,7 @@ describe('hostile input', () => {
 
   before(async () => {
     server = await startTestServer();
+    watcher = checksumWatcher(server.dbFile);
     token = server.adminToken;
     ROUTES.push(
       ...createRouter(server.running.app)
@@ -303,7 +305,10 @@ describe('hostile input', () => {
       date_worked: '2026-02-07',
     }));
   });
-  after(() => server.close());
+  after(() => {
+    watcher.close();
+    return server.close();
+  });
 
   /** The path of a route with every parameter set to an existing object (or `override`). */
   function pathOf(pattern: string, override?: string): string {
@@ -323,7 +328,7 @@ describe('hostile input', () => {
     });
   }
 
-  const checksum = (except: string[] = []) => databaseChecksum(server.dbFile, except);
+  const checksum = (except: string[] = []) => watcher.checksum(except);
 
   /** Sends raw body text; asserts a §7 answer and, if refused, an unchanged database. */
   async function send(
