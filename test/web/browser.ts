@@ -3,8 +3,8 @@
 // 0. Without chromium the tests skip and say how to install it; with CI=true they fail.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before } from 'node:test';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
@@ -56,14 +56,31 @@ export function browserSuite(env: Record<string, string> = {}): {
 }
 
 /**
- * The web assets as the sources are now: `npm test` built them (pretest), a single
- * test file run by hand builds them here.
+ * The web assets as the sources are now: `npm test` built them (pretest), test files run
+ * by hand build them here, one at a time: two builds at once each empty dist/web under
+ * the other (ENOTEMPTY). A file that finds a build under way waits for it and uses it.
  */
 export function ensureWebAssets(): void {
   if (process.env.npm_lifecycle_event === 'test') return;
-  execFileSync(process.execPath, [join(__dirname, '../../build.mjs'), '--web-only'], {
-    stdio: 'pipe',
-  });
+  const lock = join(__dirname, '../../dist/.web-build-lock');
+  mkdirSync(dirname(lock), { recursive: true });
+  try {
+    mkdirSync(lock);
+  } catch {
+    // Another file builds: wait for it (a lock left by a killed run goes after 60 s).
+    const since = Date.now();
+    while (existsSync(lock) && Date.now() - since < 60_000) {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+    if (!existsSync(lock)) return;
+  }
+  try {
+    execFileSync(process.execPath, [join(__dirname, '../../build.mjs'), '--web-only'], {
+      stdio: 'pipe',
+    });
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 /** Errors the pages reported; each test file asserts it stays empty. */
