@@ -1,7 +1,7 @@
 // The dialogs on a desktop and at 360×740: every label and legend is shown whole (above
 // its field on a phone, not cut to "D" or "Is U"), and closing a dialog, by Escape or by
-// Enter that saves, gives the focus back to the control that opened it. See
-// test/web/browser.ts.
+// Enter that saves, gives the focus back to the control that opened it; an entry's
+// history shows every column without scrolling sideways. See test/web/browser.ts.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -120,6 +120,21 @@ describe('the web app: dialogs', { skip }, () => {
       await page.keyboard.press('Escape');
       await form.waitFor({ state: 'hidden' });
       assert.match(await focusedName(page), new RegExp(`^Edit .*${monday}`));
+
+      // An entry's history (nine columns): on a phone each revision is a card, so nothing
+      // is cut off at the side or needs scrolling sideways.
+      const history = page.getByRole('button', { name: new RegExp(`^History of .*${monday}`) });
+      await history.click();
+      const revisions = page.getByRole('dialog', { name: 'Entry history' });
+      await revisions.getByText('duration: 1:00 → 2:00').waitFor();
+      const sideways = await revisions
+        .getByRole('region', { name: 'Revisions' })
+        .evaluate((r: any) => r.scrollWidth - r.clientWidth);
+      assert.ok(sideways <= 1, `the revisions scroll ${sideways} px sideways`);
+      assert.deepEqual(await axeViolations(page), [], 'an entry’s history');
+      await page.keyboard.press('Escape');
+      await revisions.waitFor({ state: 'hidden' });
+      assert.match(await focusedName(page), new RegExp(`^History of .*${monday}`));
       await page.context().close();
     });
   }

@@ -48,7 +48,7 @@ export function Revisions<R extends Revision>(props: {
       {current?.deleted_at && <p class="muted">Deleted on {current.deleted_at}.</p>}
       {revisions && (
         <ScrollBox label="Revisions">
-          <table class="list">
+          <table class="list cards">
             <caption>{props.caption}</caption>
             <thead>
               <tr>
@@ -66,10 +66,14 @@ export function Revisions<R extends Revision>(props: {
             <tbody>
               {revisions.map((r, i) => (
                 <tr key={r.revision}>
-                  <th scope="row">{r.revision}</th>
-                  <td class="nowrap">{formatInstant(r.changed_at)}</td>
-                  <td>{r.changed_by ?? 'not recorded'}</td>
-                  <td class="changes">
+                  <th scope="row" data-label="Revision">
+                    {r.revision}
+                  </th>
+                  <td class="nowrap" data-label="Changed at">
+                    {formatInstant(r.changed_at)}
+                  </td>
+                  <td data-label="By">{r.changed_by ?? 'not recorded'}</td>
+                  <td class="changes" data-label="Changes">
                     <ul>
                       {props.changes(r, revisions[i + 1]).map((line) => (
                         <li key={line}>{line}</li>
@@ -77,7 +81,7 @@ export function Revisions<R extends Revision>(props: {
                     </ul>
                   </td>
                   {props.columns.map((c) => (
-                    <td class={c.class} key={c.label}>
+                    <td class={c.class} key={c.label} data-label={c.label}>
                       {c.cell(r)}
                     </td>
                   ))}

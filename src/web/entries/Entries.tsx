@@ -132,7 +132,7 @@ export function Entries(props: { username: string; query: URLSearchParams }) {
           </p>
           {total > 0 && (
             <ScrollBox label="Time entries">
-              <table class="list entries-list">
+              <table class="list cards">
                 <caption class="visually-hidden">Time entries</caption>
                 <thead>
                   <tr>
