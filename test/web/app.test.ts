@@ -405,16 +405,29 @@ describe('the web app in chromium', { skip }, () => {
       return { scroll: root.scrollWidth, client: root.clientWidth };
     });
     assert.ok(scroll <= client, `page is ${scroll} px wide in a ${client} px window`);
+    // Nor do the lists scroll sideways inside the page: entries and projects are cards,
+    // and a report by day and project fits its four columns.
+    const sideways = () =>
+      page.evaluate(() =>
+        [...(globalThis as any).document.querySelectorAll('section[aria-label]')]
+          .filter((r: any) => r.scrollWidth > r.clientWidth + 1)
+          .map((r: any) => `${r.getAttribute('aria-label')}: ${r.scrollWidth}/${r.clientWidth}`),
+      );
+    const report = `${server.url}/reports?range=custom&start=2024-01-29&end=2024-02-04&group=day&then=project`;
     for (const [link, ready] of [
       ['Entries', page.getByText(/^Entries 1–/)],
+      ['Projects', page.getByRole('link', { name: 'Ganeti Web Manager' })],
+      [report, page.getByRole('rowheader', { name: 'Total' })],
       ['Profile', page.getByLabel('Display name')],
     ] as const) {
-      await page.getByRole('link', { name: link }).click();
+      if (link === report) await page.goto(report);
+      else await page.getByRole('link', { name: link, exact: true }).click();
       await ready.waitFor();
       const wide = await page.evaluate(
         () => (globalThis as any).document.documentElement.scrollWidth,
       );
       assert.ok(wide <= client, `${link} is ${wide} px wide in a ${client} px window`);
+      assert.deepEqual(await sideways(), [], `${link}: regions scrolling sideways`);
     }
     assert.equal((await server.api.del('/timer', alice.token)).status, 200);
     await page.context().close();

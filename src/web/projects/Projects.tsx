@@ -67,7 +67,7 @@ export function Projects(props: { username: string; query: URLSearchParams }) {
       {projects && projects.length === 0 && <p class="muted">No projects yet.</p>}
       {projects && projects.length > 0 && (
         <ScrollBox label="Projects">
-          <table class="list">
+          <table class="list cards">
             <thead>
               <tr>
                 <th scope="col">Project</th>
@@ -137,14 +137,16 @@ function ProjectRow(props: {
           </button>
         )}
       </td>
-      <td>{p.slugs.join(', ')}</td>
-      <td>
+      <td data-label="Slugs">{p.slugs.join(', ')}</td>
+      <td data-label="Default activity">
         {p.default_activity && props.catalog
           ? activityName(props.catalog.activities, p.default_activity)
           : (p.default_activity ?? '—')}
       </td>
-      <td class="num">{Object.keys(p.users).length}</td>
-      <td>{roles.length ? roles.join(', ') : '—'}</td>
+      <td class="num" data-label="People">
+        {Object.keys(p.users).length}
+      </td>
+      <td data-label="Your role">{roles.length ? roles.join(', ') : '—'}</td>
     </tr>
   );
 }
