@@ -8,7 +8,14 @@ import { before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createUser, type TestUser } from '../helpers/factories';
 import { ADMIN, type TestServer } from '../helpers/server';
-import { axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
+import {
+  axeViolations,
+  browserSuite,
+  newPage,
+  sidewaysRegions,
+  signIn,
+  skipReason,
+} from './browser';
 
 const skip = skipReason();
 
@@ -257,6 +264,7 @@ describe('the web app: administration', { skip }, () => {
         () => (globalThis as any).document.documentElement.scrollWidth,
       );
       assert.ok(wide <= 360, `${path} is ${wide} px wide in a 360 px window`);
+      assert.deepEqual(await sidewaysRegions(page), [], `${path}: regions scrolling sideways`);
     }
     await page.context().close();
   });

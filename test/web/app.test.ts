@@ -13,7 +13,14 @@ import {
   type TestUser,
 } from '../helpers/factories';
 import { ADMIN, startTestServer, type TestServer } from '../helpers/server';
-import { axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
+import {
+  axeViolations,
+  browserSuite,
+  newPage,
+  sidewaysRegions,
+  signIn,
+  skipReason,
+} from './browser';
 
 const skip = skipReason();
 
@@ -407,12 +414,6 @@ describe('the web app in chromium', { skip }, () => {
     assert.ok(scroll <= client, `page is ${scroll} px wide in a ${client} px window`);
     // Nor do the lists scroll sideways inside the page: entries and projects are cards,
     // and a report by day and project fits its four columns.
-    const sideways = () =>
-      page.evaluate(() =>
-        [...(globalThis as any).document.querySelectorAll('section[aria-label]')]
-          .filter((r: any) => r.scrollWidth > r.clientWidth + 1)
-          .map((r: any) => `${r.getAttribute('aria-label')}: ${r.scrollWidth}/${r.clientWidth}`),
-      );
     const report = `${server.url}/reports?range=custom&start=2024-01-29&end=2024-02-04&group=day&then=project`;
     for (const [link, ready] of [
       ['Entries', page.getByText(/^Entries 1–/)],
@@ -427,7 +428,7 @@ describe('the web app in chromium', { skip }, () => {
         () => (globalThis as any).document.documentElement.scrollWidth,
       );
       assert.ok(wide <= client, `${link} is ${wide} px wide in a ${client} px window`);
-      assert.deepEqual(await sideways(), [], `${link}: regions scrolling sideways`);
+      assert.deepEqual(await sidewaysRegions(page), [], `${link}: regions scrolling sideways`);
     }
     assert.equal((await server.api.del('/timer', alice.token)).status, 200);
     await page.context().close();

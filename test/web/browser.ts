@@ -83,6 +83,15 @@ export function ensureWebAssets(): void {
   }
 }
 
+/** The labelled regions of the page (ScrollBox) that scroll sideways: "label: scroll/client". */
+export function sidewaysRegions(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...(globalThis as any).document.querySelectorAll('section[aria-label]')]
+      .filter((r: any) => r.scrollWidth > r.clientWidth + 1)
+      .map((r: any) => `${r.getAttribute('aria-label')}: ${r.scrollWidth}/${r.clientWidth}`),
+  );
+}
+
 /** Errors the pages reported; each test file asserts it stays empty. */
 export const pageErrors: string[] = [];
 

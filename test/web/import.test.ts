@@ -8,7 +8,14 @@ import { before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { fixture, importWorld } from '../helpers/import-world';
 import { ADMIN, type TestServer } from '../helpers/server';
-import { axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
+import {
+  axeViolations,
+  browserSuite,
+  newPage,
+  sidewaysRegions,
+  signIn,
+  skipReason,
+} from './browser';
 
 const skip = skipReason();
 
@@ -98,6 +105,7 @@ describe('the web app: Import', { skip }, () => {
       () => (globalThis as any).document.documentElement.scrollWidth,
     );
     assert.ok(wide <= 360, `/import is ${wide} px wide in a 360 px window`);
+    assert.deepEqual(await sidewaysRegions(page), [], 'regions scrolling sideways');
     assert.deepEqual(await axeViolations(page), [], 'report, 360 px');
     assert.equal((await times()).length, 3);
     await page.context().close();

@@ -9,7 +9,14 @@ import type { Browser } from 'playwright-core';
 import { authenticationBody } from '../helpers/errors';
 import { createUser, type TestUser } from '../helpers/factories';
 import { ADMIN, type TestServer } from '../helpers/server';
-import { axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
+import {
+  axeViolations,
+  browserSuite,
+  newPage,
+  sidewaysRegions,
+  signIn,
+  skipReason,
+} from './browser';
 
 const skip = skipReason();
 
@@ -119,6 +126,7 @@ describe('the web app: API tokens', { skip }, () => {
       () => (globalThis as any).document.documentElement.scrollWidth,
     );
     assert.ok(wide <= 360, `the profile is ${wide} px wide in a 360 px window`);
+    assert.deepEqual(await sidewaysRegions(page), [], 'regions scrolling sideways');
     assert.deepEqual(await axeViolations(page), [], 'profile at 360 px');
     await page.context().close();
   });

@@ -56,7 +56,7 @@ export function TokenList(props: {
       {tokens && tokens.length === 0 && <p class="muted">No API tokens.</p>}
       {tokens && tokens.length > 0 && (
         <ScrollBox label={props.caption}>
-          <table class="list">
+          <table class="list cards">
             <caption>{props.caption}</caption>
             <thead>
               <tr>
@@ -74,10 +74,14 @@ export function TokenList(props: {
               {tokens.map((t) => (
                 <tr key={t.id}>
                   <th scope="row">{t.name}</th>
-                  <td>{t.scope === 'read' ? 'read only' : 'read and write'}</td>
-                  <td class="nowrap">{t.created_at}</td>
-                  <td class="nowrap">{t.expires_at ?? 'never'}</td>
-                  <td class="nowrap">
+                  <td data-label="Access">{t.scope === 'read' ? 'read only' : 'read and write'}</td>
+                  <td class="nowrap" data-label="Created">
+                    {t.created_at}
+                  </td>
+                  <td class="nowrap" data-label="Expires">
+                    {t.expires_at ?? 'never'}
+                  </td>
+                  <td class="nowrap" data-label="Last used">
                     {t.last_used_at ? formatInstant(t.last_used_at).slice(0, 16) : 'never'}
                   </td>
                   <td>

@@ -198,10 +198,11 @@ function ReportTables(props: { report: ImportReport }) {
   const verb = (status: string) =>
     status === 'created' ? (r.dry_run ? 'to create' : 'created') : status;
   const dropped = r.dropped.filter((d) => d.values > 0);
+  const entriesLine = `Entries ${verb('created')}: ${r.entries.created}`;
   return (
     <div class="import-report">
       <ScrollBox label="People">
-        <table class="list">
+        <table class="list cards">
           <caption>
             People: {r.people.matched} matched, {r.people.created} {verb('created')},{' '}
             {r.people.skipped} skipped
@@ -218,12 +219,12 @@ function ReportTables(props: { report: ImportReport }) {
             {r.people.list.map((p) => (
               <tr key={p.person}>
                 <td>{p.person}</td>
-                <td>{p.username ?? '—'}</td>
-                <td>
+                <td data-label="User">{p.username ?? '—'}</td>
+                <td data-label="Status">
                   {verb(p.status)}
                   {p.reason ? ` (${p.reason})` : ''}
                 </td>
-                <td>{p.rows}</td>
+                <td data-label="Rows">{p.rows}</td>
               </tr>
             ))}
           </tbody>
@@ -231,7 +232,7 @@ function ReportTables(props: { report: ImportReport }) {
       </ScrollBox>
       {(['projects', 'activities'] as const).map((kind) => (
         <ScrollBox key={kind} label={kind === 'projects' ? 'Projects' : 'Activities'}>
-          <table class="list">
+          <table class="list cards">
             <caption>
               {kind === 'projects' ? 'Projects' : 'Activities'}: {r[kind].matched} matched,{' '}
               {r[kind].created} {verb('created')}, {r[kind].skipped} skipped
@@ -248,43 +249,45 @@ function ReportTables(props: { report: ImportReport }) {
               {r[kind].list.map((n) => (
                 <tr key={n.name}>
                   <td>{n.name}</td>
-                  <td>{n.slug ?? '—'}</td>
-                  <td>
+                  <td data-label="Slug">{n.slug ?? '—'}</td>
+                  <td data-label="Status">
                     {verb(n.status)}
                     {n.reason ? ` (${n.reason})` : ''}
                   </td>
-                  <td>{n.rows}</td>
+                  <td data-label="Rows">{n.rows}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </ScrollBox>
       ))}
-      <ScrollBox label="Entries per person and project">
-        <table class="list">
-          <caption>
-            Entries {verb('created')}: {r.entries.created}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">User</th>
-              <th scope="col">Project</th>
-              <th scope="col">Entries</th>
-              <th scope="col">Hours</th>
-            </tr>
-          </thead>
-          <tbody>
-            {r.entries.by_person_project.map((t) => (
-              <tr key={`${t.user} ${t.project}`}>
-                <td>{t.user}</td>
-                <td>{t.project}</td>
-                <td>{t.entries}</td>
-                <td>{hours(t.seconds)}</td>
+      {r.entries.by_person_project.length === 0 ? (
+        <p class="muted">{entriesLine}</p>
+      ) : (
+        <ScrollBox label="Entries per person and project">
+          <table class="list">
+            <caption>{entriesLine}</caption>
+            <thead>
+              <tr>
+                <th scope="col">User</th>
+                <th scope="col">Project</th>
+                <th scope="col">Entries</th>
+                <th scope="col">Hours</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollBox>
+            </thead>
+            <tbody>
+              {r.entries.by_person_project.map((t) => (
+                <tr key={`${t.user} ${t.project}`}>
+                  <td>{t.user}</td>
+                  <td>{t.project}</td>
+                  <td>{t.entries}</td>
+                  <td>{hours(t.seconds)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollBox>
+      )}
       {r.entries.reasons.length > 0 && (
         <ScrollBox label="Rows skipped">
           <table class="list">

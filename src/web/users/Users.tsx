@@ -64,7 +64,7 @@ export function Users(props: { username: string }) {
       )}
       {users && shown.length > 0 && (
         <ScrollBox label="People">
-          <table class="list">
+          <table class="list cards">
             <caption class="visually-hidden">People</caption>
             <thead>
               <tr>
@@ -83,10 +83,10 @@ export function Users(props: { username: string }) {
                       {u.username}
                     </a>
                   </td>
-                  <td>{u.display_name ?? ''}</td>
-                  <td>{u.email ?? ''}</td>
-                  <td>{u['org-roles'].join(', ')}</td>
-                  <td>{flags(u).join(', ')}</td>
+                  <td data-label="Name">{u.display_name ?? ''}</td>
+                  <td data-label="Email">{u.email ?? ''}</td>
+                  <td data-label="Roles">{u['org-roles'].join(', ')}</td>
+                  <td data-label="Flags">{flags(u).join(', ')}</td>
                 </tr>
               ))}
             </tbody>
