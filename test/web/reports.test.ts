@@ -9,7 +9,14 @@ import type { Browser } from 'playwright-core';
 import { formatDuration } from '../../src/web/base/duration';
 import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
-import { axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
+import {
+  axeViolations,
+  browserSuite,
+  newPage,
+  sidewaysRegions,
+  signIn,
+  skipReason,
+} from './browser';
 
 const skip = skipReason();
 
@@ -184,6 +191,7 @@ describe('the web app: reports', { skip }, () => {
     assert.deepEqual([...new Set(weeks)], ['2024-W09', '2024-W10', '2024-W11', '2024-W12']);
     const projects = await page.locator('tbody tr td:nth-child(2)').allTextContents();
     assert.deepEqual([...new Set(projects)].sort(), ['Ganeti Web Manager (gwm)', 'Other (other)']);
+    assert.deepEqual(await sidewaysRegions(page), [], 'a report of four columns fits 360 px');
     // A preset range fills the dates; the back button brings the last report back.
     await page.getByLabel('Range').selectOption('last-month');
     assert.notEqual(await page.getByLabel('From', { exact: true }).inputValue(), '2024-03-01');
