@@ -250,7 +250,12 @@ const CLOSE: Partial<Record<RowId, string>> = {
     '(`mmap_size` 1 GiB on the read-only connections): 14–19 % more months a second ' +
     'in-process but within the noise over HTTP (586–650 against 549–612 lists/s, four ' +
     'alternating turns on a slower machine), and every page of the file they touch counts ' +
-    "in the server's RSS (VmHWM 471 against 125 MB after 8 s of month lists).",
+    "in the server's RSS (VmHWM 471 against 125 MB after 8 s of month lists); and the " +
+    'quotes of the uuid and the date written into the template instead of by ' +
+    '`json_quote` (7–8 % less in-process, the statement split by parts on the slower ' +
+    'machine: ~13 % reading the rows, ~18 % the three name lookups, the rest writing the ' +
+    'values), which would trust that neither column ever holds a `"` or a `\\`: nothing ' +
+    'in the schema checks them, so another writer could break every list of that month.',
   create:
     'Closing the gap: what is left per create is its statements (~250 µs in-process, the ' +
     'index inserts and the JSON the largest) and HTTP; the checkpoints, most of the cost ' +
