@@ -8,7 +8,14 @@ import { before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
 import { ADMIN, type TestServer } from '../helpers/server';
-import { axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
+import {
+  axeViolations,
+  browserSuite,
+  newPage,
+  sidewaysRegions,
+  signIn,
+  skipReason,
+} from './browser';
 
 const skip = skipReason();
 
@@ -49,6 +56,7 @@ describe('the web app: submit, reject, fix, approve, locked', { skip }, () => {
       () => (globalThis as any).document.documentElement.scrollWidth,
     );
     assert.ok(wide <= width, `${what} is ${wide} px wide in a ${width} px window`);
+    assert.deepEqual(await sidewaysRegions(page), [], `${what}: regions scrolling sideways`);
   };
 
   for (const size of SIZES) {

@@ -184,7 +184,7 @@ export function Approvals(props: { username: string; query: URLSearchParams }) {
       ) : (
         people.map((person) => (
           <ScrollBox key={person} label={`Week parts of ${person}`} class="grid-scroll">
-            <table class="grid approvals-table">
+            <table class="grid approvals-table cards">
               <caption>{person}</caption>
               <thead>
                 <tr>
@@ -214,7 +214,7 @@ export function Approvals(props: { username: string; query: URLSearchParams }) {
                     return (
                       <tr key={keyOf(part)}>
                         {status === 'submitted' && (
-                          <td>
+                          <td class="select" data-label="Select">
                             <input
                               type="checkbox"
                               aria-label={`Select ${name}`}
@@ -229,11 +229,17 @@ export function Approvals(props: { username: string; query: URLSearchParams }) {
                           {part.comment && <span class="comment">“{part.comment}”</span>}
                         </th>
                         {[...days.values()].map((seconds, i) => (
-                          <td key={WEEKDAYS[i]} class={seconds ? 'total' : 'total zero'}>
+                          <td
+                            key={WEEKDAYS[i]}
+                            class={seconds ? 'day total' : 'day total zero'}
+                            data-label={WEEKDAYS[i]}
+                          >
                             {formatDuration(seconds)}
                           </td>
                         ))}
-                        <td class="total">{formatDuration(part.duration)}</td>
+                        <td class="total" data-label="Total">
+                          {formatDuration(part.duration)}
+                        </td>
                         <td class="row-actions">
                           <button
                             type="button"
