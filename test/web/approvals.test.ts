@@ -8,14 +8,7 @@ import { before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
 import { ADMIN, type TestServer } from '../helpers/server';
-import {
-  axeViolations,
-  browserSuite,
-  newPage,
-  sidewaysRegions,
-  signIn,
-  skipReason,
-} from './browser';
+import { axeViolations, browserSuite, newPage, overflows, signIn, skipReason } from './browser';
 
 const skip = skipReason();
 
@@ -51,13 +44,8 @@ describe('the web app: submit, reject, fix, approve, locked', { skip }, () => {
 
   const axe = async (page: Page, what: string) =>
     assert.deepEqual(await axeViolations(page), [], what);
-  const fits = async (page: Page, width: number, what: string) => {
-    const wide = await page.evaluate(
-      () => (globalThis as any).document.documentElement.scrollWidth,
-    );
-    assert.ok(wide <= width, `${what} is ${wide} px wide in a ${width} px window`);
-    assert.deepEqual(await sidewaysRegions(page), [], `${what}: regions scrolling sideways`);
-  };
+  const fits = async (page: Page, width: number, what: string) =>
+    assert.deepEqual(await overflows(page), [], `${what} in a ${width} px window`);
 
   for (const size of SIZES) {
     it(`goes from submission to locked cells (${size.name})`, async () => {

@@ -83,13 +83,26 @@ export function ensureWebAssets(): void {
   }
 }
 
-/** The labelled regions of the page (ScrollBox) that scroll sideways: "label: scroll/client". */
-export function sidewaysRegions(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    [...(globalThis as any).document.querySelectorAll('section[aria-label]')]
-      .filter((r: any) => r.scrollWidth > r.clientWidth + 1)
-      .map((r: any) => `${r.getAttribute('aria-label')}: ${r.scrollWidth}/${r.clientWidth}`),
-  );
+/**
+ * What does not fit the window, as "what: scroll width/width" lines: the page when it is
+ * wider than the window, and each labelled region (a ScrollBox: a list, a grid) that
+ * scrolls sideways inside it. Empty when everything fits.
+ */
+export function overflows(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const doc = (globalThis as any).document;
+    const window = (globalThis as any).innerWidth as number;
+    const root = doc.documentElement;
+    const out: string[] = [];
+    if (root.scrollWidth > window) out.push(`the page: ${root.scrollWidth}/${window}`);
+    for (const region of doc.querySelectorAll('section[aria-label]')) {
+      if (region.scrollWidth > region.clientWidth + 1) {
+        const name = region.getAttribute('aria-label');
+        out.push(`${name}: ${region.scrollWidth}/${region.clientWidth}`);
+      }
+    }
+    return out;
+  });
 }
 
 /** Errors the pages reported; each test file asserts it stays empty. */

@@ -9,7 +9,15 @@ import type { Browser, Page } from 'playwright-core';
 import { createProject, type TestUser } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
 import { clearOfMidnight } from '../helpers/timer-clock';
-import { aliceInGwm, axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
+import {
+  aliceInGwm,
+  axeViolations,
+  browserSuite,
+  newPage,
+  overflows,
+  signIn,
+  skipReason,
+} from './browser';
 
 const skip = skipReason();
 const PHONE = { width: 360, height: 740 };
@@ -106,11 +114,7 @@ describe('the web app: the day view on a phone', { skip }, () => {
       await page.getByRole('textbox', { name: label('Ganeti Web Manager', today) }).inputValue(),
       '2:00',
     );
-    const wide = await page.evaluate(() => {
-      const doc = (globalThis as any).document.documentElement;
-      return doc.scrollWidth - (globalThis as any).innerWidth;
-    });
-    assert.ok(wide <= 0, `the page scrolls ${wide} px sideways`);
+    assert.deepEqual(await overflows(page), []);
     // The day's and the week's totals, inside the window.
     for (const [name, value] of [
       ['Day total', '2:00'],

@@ -9,7 +9,15 @@ import type { Browser } from 'playwright-core';
 import { createProject, createUser, type TestUser } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
 import { clearOfMidnight } from '../helpers/timer-clock';
-import { aliceInGwm, axeViolations, browserSuite, newPage, signIn, skipReason } from './browser';
+import {
+  aliceInGwm,
+  axeViolations,
+  browserSuite,
+  newPage,
+  overflows,
+  signIn,
+  skipReason,
+} from './browser';
 
 const skip = skipReason();
 
@@ -111,11 +119,7 @@ describe('the web app: the manager’s week', { skip }, () => {
       const body = (await page.locator('main').textContent()) ?? '';
       assert.doesNotMatch(body, /not a member of any project/);
       await page.getByRole('link', { name: 'Ganeti Web Manager, per person and day' }).waitFor();
-      const wide = await page.evaluate(() => {
-        const doc = (globalThis as any).document.documentElement;
-        return doc.scrollWidth - (globalThis as any).innerWidth;
-      });
-      assert.ok(wide <= 0, `the page scrolls ${wide} px sideways`);
+      assert.deepEqual(await overflows(page), []);
       assert.deepEqual(await axeViolations(page), []);
 
       // The week before: alice's one hour.
