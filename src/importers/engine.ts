@@ -27,6 +27,12 @@ import { freeSlug, slugOf } from './slugs';
 import type { KnownProject, KnownUser } from './store';
 import { wallTimeIn } from './values';
 
+/**
+ * Why a person no user matches is skipped. Said the same on every surface; each says how
+ * to have them created its own way (the command line's flag, the web app's checkbox).
+ */
+export const NO_SUCH_USER = 'no such user';
+
 export interface ImportOptions {
   format: FormatName;
   dryRun: boolean;
@@ -271,7 +277,7 @@ export async function runImport(
       status = 'created';
     } else if (!user) {
       status = 'skipped';
-      reason = 'no such user (--create-users creates them)';
+      reason = NO_SUCH_USER;
     }
     p = {
       line: { person: shown, username: user?.username ?? null, status, reason, rows: 0 },

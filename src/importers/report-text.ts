@@ -1,5 +1,11 @@
 // An import's report as text for the terminal (`admin import-from` without --json).
-import type { ImportReport, KindReport, NamedLine, PersonLine } from './engine';
+import {
+  type ImportReport,
+  type KindReport,
+  type NamedLine,
+  NO_SUCH_USER,
+  type PersonLine,
+} from './engine';
 
 const hours = (seconds: number) => (seconds / 3600).toFixed(2);
 
@@ -26,6 +32,9 @@ export function reportText(r: ImportReport): string {
   const lines = [
     `${dry ? 'Dry run of' : 'Imported'} ${r.format}: ${r.rows} rows read, ${r.entries.created} entries ${dry ? 'to create' : 'created'}, ${r.entries.skipped} skipped`,
     ...kind('People', r.people, dry, (l) => `${l.person}${l.username ? ` as ${l.username}` : ''}`),
+    ...(r.people.list.some((l) => l.reason === NO_SUCH_USER)
+      ? ['  (--create-users creates the people no user matches)']
+      : []),
     ...kind('Projects', r.projects, dry, (l) => `${l.name}${l.slug ? ` (${l.slug})` : ''}`),
     ...kind('Activities', r.activities, dry, (l) => `${l.name}${l.slug ? ` (${l.slug})` : ''}`),
   ];

@@ -129,6 +129,15 @@ describe('admin import-from: people and files', () => {
   });
   after(() => server.close());
 
+  it('a dry run without --create-users skips the stranger and says how to create them', async () => {
+    const res = await importFrom(server, 'harvest', fixture('harvest'), '--dry-run');
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(
+      res.stdout,
+      /skipped Erin Stone \(no such user\): 1 rows\n {2}\(--create-users creates the people no user matches\)\n/,
+    );
+  });
+
   it('--create-users creates the stranger inactive, without a password, and imports their rows', async () => {
     const res = await importFrom(server, 'harvest', fixture('harvest'), '--create-users');
     assert.equal(res.code, 0, res.stderr);

@@ -46,7 +46,7 @@ describe('the web app: Import', { skip }, () => {
     assert.deepEqual(await tableRows(page, 'People'), [
       ['alice@example.com', 'alice', 'matched', '2'],
       ['bob@example.com', 'bob', 'matched', '3'],
-      ['dan@example.com', '—', 'skipped (no such user (--create-users creates them))', '1'],
+      ['dan@example.com', '—', 'skipped (no such user)', '1'],
     ]);
     assert.deepEqual(await tableRows(page, 'Projects'), [
       ['Website Redesign', '—', 'matched', '2'],
