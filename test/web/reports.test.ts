@@ -35,9 +35,11 @@ describe('the web app: reports', { skip }, () => {
       default_activity: 'dev',
       users: { mgr: { manager: true }, alice: { member: true }, bob: { member: true } },
     });
+    // "(internal)" is the longest word of the report at 360 px: with the desktop's cell
+    // padding it pushed the four columns 7 px past the screen (the phone padding's test).
     await createProject(server, {
-      name: 'Other',
-      slugs: ['other'],
+      name: 'Internal Operations',
+      slugs: ['internal'],
       default_activity: 'dev',
       users: { alice: { member: true } },
     });
@@ -55,7 +57,7 @@ describe('the web app: reports', { skip }, () => {
       const date = `2024-03-${String(d).padStart(2, '0')}`;
       await book(alice, 'gwm', date, 30 + d);
       if (d % 3 === 0) await book(bob, 'gwm', date, 60 + d);
-      if (d % 4 === 0) await book(alice, 'other', date, 45);
+      if (d % 4 === 0) await book(alice, 'internal', date, 45);
     }
     await book(alice, 'gwm', '2024-04-02', 120); // outside the range
   });
@@ -183,7 +185,10 @@ describe('the web app: reports', { skip }, () => {
     const weeks = await page.locator('tbody tr td:first-child').allTextContents();
     assert.deepEqual([...new Set(weeks)], ['2024-W09', '2024-W10', '2024-W11', '2024-W12']);
     const projects = await page.locator('tbody tr td:nth-child(2)').allTextContents();
-    assert.deepEqual([...new Set(projects)].sort(), ['Ganeti Web Manager (gwm)', 'Other (other)']);
+    assert.deepEqual([...new Set(projects)].sort(), [
+      'Ganeti Web Manager (gwm)',
+      'Internal Operations (internal)',
+    ]);
     assert.deepEqual(await overflows(page), [], 'a report of four columns in 360 px');
     // A preset range fills the dates; the back button brings the last report back.
     await page.getByLabel('Range').selectOption('last-month');
