@@ -86,7 +86,9 @@ export function ensureWebAssets(): void {
 /**
  * What does not fit the window, as "what: scroll width/width" lines: the page when it is
  * wider than the window, and each labelled region (a ScrollBox: a list, a grid) that
- * scrolls sideways inside it. Empty when everything fits.
+ * scrolls sideways inside it; and, as "squashed …" lines, each checkbox or radio button
+ * drawn narrower than its 13 px (a flex item that gave its width to a label of two
+ * lines). Empty when everything fits.
  */
 export function overflows(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -99,6 +101,13 @@ export function overflows(page: Page): Promise<string[]> {
       if (region.scrollWidth > region.clientWidth + 1) {
         const name = region.getAttribute('aria-label');
         out.push(`${name}: ${region.scrollWidth}/${region.clientWidth}`);
+      }
+    }
+    for (const box of doc.querySelectorAll('input[type=checkbox], input[type=radio]')) {
+      const { width } = box.getBoundingClientRect();
+      if (width > 0 && width < 12) {
+        const label = (box.labels?.[0]?.textContent ?? box.getAttribute('aria-label') ?? '').trim();
+        out.push(`squashed ${box.type} "${label}": ${width.toFixed(1)} px`);
       }
     }
     return out;
