@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { createUser, type TestUser } from '../helpers/factories';
+import { createActivity, createRole, createUser, type TestUser } from '../helpers/factories';
 import { ADMIN, type TestServer } from '../helpers/server';
 import { axeViolations, browserSuite, newPage, overflows, signIn, skipReason } from './browser';
 
@@ -244,15 +244,23 @@ describe('the web app: administration', { skip }, () => {
   });
 
   it('fits a 360 px screen', async () => {
+    // Long values, each on a list: an unbroken email, and rows with three actions.
+    await createUser(server, {
+      username: 'theodore',
+      email: 'theodore.alexander.longname@example.org',
+    });
+    await createActivity(server, { slug: 'pairing', name: 'Code review and pair programming' });
+    await createRole(server, { slug: 'qa', name: 'Quality assurance' });
     const page = await newPage(browser, { viewport: { width: 360, height: 740 } });
     await signIn(page, `${server.url}/people`, ADMIN.username, ADMIN.password);
     for (const [path, ready] of [
-      ['/people', 'New user'],
+      ['/people', 'theodore.alexander.longname@example.org'],
       ['/people/plain', 'Save user'],
-      ['/activities', 'Create activity'],
+      ['/activities', 'Code review and pair programming'],
+      ['/roles', 'Quality assurance'],
     ] as const) {
       await page.goto(`${server.url}${path}`);
-      await page.getByRole(path === '/people' ? 'link' : 'button', { name: ready }).waitFor();
+      await page.getByText(ready, { exact: true }).waitFor();
       assert.deepEqual(await overflows(page), [], `${path} in a 360 px window`);
     }
     await page.context().close();

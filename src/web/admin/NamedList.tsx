@@ -124,7 +124,7 @@ export function NamedList(props: {
       )}
       {items && items.length > 0 && (
         <ScrollBox label={props.title}>
-          <table class="list">
+          <table class="list cards">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -155,7 +155,7 @@ export function NamedList(props: {
                       {item.name}
                       {item.deleted_at && <span class="badge">deleted</span>}
                     </td>
-                    <td>{item.slug ?? '—'}</td>
+                    <td data-label="Slug">{item.slug ?? '—'}</td>
                     {actions && (
                       <td class="row-actions">
                         {!may ? null : item.deleted_at ? (
