@@ -41,13 +41,19 @@ describe('the web app: entries and profile', { skip }, () => {
     ({ server, browser } = suite);
     alice = await createUser(server, { username: 'alice' });
     bob = await createUser(server, { username: 'bob', display_name: 'Bob Builder' });
+    // The longest choice of the User filter: a select as wide as it once pushed the page
+    // 112 px past a phone's screen.
+    await createUser(server, {
+      username: 'caroline',
+      display_name: 'Caroline Bartholomew-Fitzgerald Longbottom',
+    });
     await createActivity(server, { slug: 'dev', name: 'Development' });
     await createActivity(server, { slug: 'docs', name: 'Documentation' });
     await createProject(server, {
       name: 'Ganeti Web Manager',
       slugs: ['gwm'],
       default_activity: 'dev',
-      users: { alice: { member: true }, bob: { member: true } },
+      users: { alice: { member: true }, bob: { member: true }, caroline: { member: true } },
     });
     // 60 of alice's entries in January 2024 (so two pages), one of bob's.
     for (let i = 0; i < 60; i++) {

@@ -76,7 +76,8 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
           <div class="report-head">
             <p>
               <strong>{formatDuration(report.total.duration)}</strong> in {report.total.entries}{' '}
-              {report.total.entries === 1 ? 'entry' : 'entries'}, {report.start} – {report.end}
+              {report.total.entries === 1 ? 'entry' : 'entries'},{' '}
+              <span class="nowrap">{report.start}</span> – <span class="nowrap">{report.end}</span>
             </p>
             <div class="actions">
               <button type="button" onClick={() => download('report')}>
