@@ -11,6 +11,11 @@ import { axeViolations, browserSuite, newPage, overflows, signIn, skipReason } f
 
 const skip = skipReason();
 
+// One unbroken address, longer than a phone is wide; with the long name and slugs of its
+// project it also tried the width of a desktop's history (8 columns).
+const LONG_URI =
+  'https://code.example.org/an-organisation/infrastructure-modernisation-programme-2026';
+
 describe('the web app: projects', { skip }, () => {
   let server: TestServer;
   let browser: Browser;
@@ -32,6 +37,12 @@ describe('the web app: projects', { skip }, () => {
       users: { mgr: { manager: true }, alice: { member: true } },
     });
     await createProject(server, { name: 'Other', slugs: ['other'], users: {} });
+    await createProject(server, {
+      name: 'The Extraordinarily Long-Named Infrastructure Modernisation Programme',
+      slugs: ['infra', 'infrastructure-modernisation-programme'],
+      uri: LONG_URI,
+      users: { alice: { member: true } },
+    });
   });
 
   it('lets a project manager add a member, who can log time to it at once', async () => {
@@ -162,6 +173,20 @@ describe('the web app: projects', { skip }, () => {
     await page.getByRole('link', { name: 'Short Lived' }).click();
     await page.getByRole('heading', { name: 'Short Lived', level: 1 }).waitFor();
     await page.context().close();
+  });
+
+  it('keeps a long address inside the page: the facts on a phone, the history on a desktop', async () => {
+    for (const viewport of [
+      { width: 360, height: 740 },
+      { width: 1280, height: 800 },
+    ]) {
+      const page = await newPage(browser, { viewport });
+      await signIn(page, `${server.url}/projects/infra`, alice.username, alice.password);
+      await page.getByText(LONG_URI).first().waitFor();
+      await page.getByRole('region', { name: 'Revisions' }).getByText(LONG_URI).waitFor();
+      assert.deepEqual(await overflows(page), [], `a long URI at ${viewport.width} px`);
+      await page.context().close();
+    }
   });
 
   it('fits a 360 px screen', async () => {

@@ -17,7 +17,7 @@ export function ProjectHistory(props: { uuid: string; version: number }) {
           { label: 'Name', cell: (r) => r.name },
           { label: 'Slugs', cell: (r) => r.slugs.join(', ') },
           { label: 'Default activity', cell: (r) => r.default_activity ?? '—' },
-          { label: 'URI', cell: (r) => r.uri ?? '', class: 'notes' },
+          { label: 'URI', cell: (r) => r.uri ?? '', class: 'uri' },
         ]}
       />
     </section>
