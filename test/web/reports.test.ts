@@ -200,4 +200,36 @@ describe('the web app: reports', { skip }, () => {
     assert.deepEqual(await overflows(page), [], 'the reports page in a 360 px window');
     await page.context().close();
   });
+  it('charts an entry of two activities once for its project, grouped by project then activity', async () => {
+    const res = await server.api.post('/times', alice.token, {
+      duration: 90 * 60,
+      user: alice.username,
+      project: 'internal',
+      activities: ['dev', 'docs'],
+      date_worked: '2024-05-02',
+    });
+    assert.equal(res.status, 200, res.text);
+    const page = await newPage(browser);
+    await signIn(
+      page,
+      `${server.url}/reports?range=custom&start=2024-05-01&end=2024-05-31&group=project&then=activity`,
+      alice.username,
+      alice.password,
+    );
+    const table = page.getByRole('table');
+    await table.waitFor();
+    // The table: a row per activity, each with the whole entry; the total counts it once.
+    assert.deepEqual(await table.locator('tbody tr td:nth-child(3)').allTextContents(), [
+      '1:30',
+      '1:30',
+    ]);
+    // The chart: the project's one entry, not the sum of its rows (3:00).
+    assert.deepEqual(
+      await page
+        .locator('ol.ranked meter')
+        .evaluateAll((ms) => ms.map((m) => m.getAttribute('aria-label'))),
+      ['Internal Operations (internal): 1:30'],
+    );
+    await page.context().close();
+  });
 });

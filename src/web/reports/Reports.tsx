@@ -15,7 +15,14 @@ import { PeriodChart } from './PeriodChart';
 import { RankedBars } from './RankedBars';
 import { ReportForm } from './ReportForm';
 import { ReportTable } from './ReportTable';
-import { isPeriod, type ReportSettings, readSettings, reportQuery, settingsUrl } from './settings';
+import {
+  chartQuery,
+  isPeriod,
+  type ReportSettings,
+  readSettings,
+  reportQuery,
+  settingsUrl,
+} from './settings';
 
 export function Reports(props: { username: string; query: URLSearchParams }) {
   const { catalog } = useCatalog(props.username);
@@ -24,8 +31,15 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
   // A report is shown only with the settings it was made for (useResource): while the
   // next one loads, its chart and table never mix the last report's rows with the new
   // grouping or dates.
-  const loaded = useResource(key, () => api.report(reportQuery(settings)));
-  const report = loaded.data;
+  const loaded = useResource(key, async () => {
+    const chart = chartQuery(settings);
+    const [table, ofChart] = await Promise.all([
+      api.report(reportQuery(settings)),
+      chart ? api.report(chart) : undefined,
+    ]);
+    return { table, chartRows: (ofChart ?? table).rows };
+  });
+  const report = loaded.data?.table;
   const [failed, setError] = useState<string | undefined>();
   const error = failed ?? loaded.error;
   const [status, setStatus] = useState('');
@@ -46,9 +60,9 @@ export function Reports(props: { username: string; query: URLSearchParams }) {
     }
   };
 
-  // The chart sums the first grouping (over the second, if any).
+  // The chart sums the first grouping (over the second, if any; see chartQuery).
   const bars = new Map<string, number>();
-  for (const row of report?.rows ?? []) {
+  for (const row of loaded.data?.chartRows ?? []) {
     const label = groupLabel(row, settings.group, catalog, names);
     bars.set(label, (bars.get(label) ?? 0) + row.duration);
   }
