@@ -200,7 +200,7 @@ describe('the web app: reports', { skip }, () => {
     assert.deepEqual(await overflows(page), [], 'the reports page in a 360 px window');
     await page.context().close();
   });
-  it('charts an entry of two activities once for its project, grouped by project then activity', async () => {
+  it('charts an entry of two activities once for its project, grouped by project then activity (360 px)', async () => {
     const res = await server.api.post('/times', alice.token, {
       duration: 90 * 60,
       user: alice.username,
@@ -209,7 +209,7 @@ describe('the web app: reports', { skip }, () => {
       date_worked: '2024-05-02',
     });
     assert.equal(res.status, 200, res.text);
-    const page = await newPage(browser);
+    const page = await newPage(browser, { viewport: { width: 360, height: 740 } });
     await signIn(
       page,
       `${server.url}/reports?range=custom&start=2024-05-01&end=2024-05-31&group=project&then=activity`,
@@ -230,6 +230,9 @@ describe('the web app: reports', { skip }, () => {
         .evaluateAll((ms) => ms.map((m) => m.getAttribute('aria-label'))),
       ['Internal Operations (internal): 1:30'],
     );
+    // Its name wraps rather than leave the bar a sliver of the screen.
+    const bar = await page.locator('ol.ranked meter').boundingBox();
+    assert.ok(bar && bar.width >= 100, `the bar is ${bar?.width} px wide`);
     await page.context().close();
   });
 });
