@@ -45,6 +45,8 @@ export interface HasherOptions {
   onEvent?: (event: HasherEvent) => void;
   /** Internal: how long a worker waits for a task before it exits (tests shorten it). */
   idleExitMs?: number;
+  /** Internal: each worker thread as it starts (tests end one as a crash would). */
+  onWorker?: (worker: Worker) => void;
 }
 
 type Pending = { resolve: (v: string | boolean) => void; reject: (e: Error) => void };
@@ -81,7 +83,10 @@ export function createPasswordHasher(
   const emit = options.onEvent ?? (() => {});
   const idleExitMs = options.idleExitMs ?? BCRYPT_IDLE_EXIT_MS;
   const idleTimers = new Map<Worker, NodeJS.Timeout>();
+  /** The task each busy worker runs. */
+  const running = new Map<Worker, number>();
   const startedAt = new Map<number, number>();
+  let closed = false;
   let averageMs = FIRST_ESTIMATE_MS;
   let nextId = 1;
   let source: string | undefined;
@@ -90,6 +95,7 @@ export function createPasswordHasher(
     source ??= bcryptWorkerSource();
     const worker = startWorker(source, { eval: true });
     worker.on('message', (msg: { id: number; result?: string | boolean; error?: string }) => {
+      running.delete(worker);
       const p = pending.get(msg.id);
       pending.delete(msg.id);
       const started = startedAt.get(msg.id);
@@ -100,15 +106,41 @@ export function createPasswordHasher(
       else p?.resolve(msg.result as string | boolean);
       dispatch(worker);
     });
-    worker.on('error', (err) => {
-      for (const p of pending.values()) p.reject(err);
-      pending.clear();
-    });
+    worker.on('error', (err) => lost(worker, err));
+    worker.on('exit', (code) =>
+      lost(worker, new Error(`a bcrypt worker stopped (exit code ${code})`)),
+    );
     workers.push(worker);
+    options.onWorker?.(worker);
     return worker;
   };
 
+  /**
+   * A worker ended that was not told to (it crashed, or was killed): its task fails, it
+   * leaves the pool, and a new one takes the tasks waiting. Left counted, a dead worker
+   * kept its place in the pool for good, and with every one dead logins waited forever.
+   */
+  const lost = (worker: Worker, err: Error) => {
+    const at = workers.indexOf(worker);
+    if (closed || at === -1) return; // retired when idle (rest), or already seen
+    workers.splice(at, 1);
+    const resting = idle.indexOf(worker);
+    if (resting !== -1) idle.splice(resting, 1);
+    clearTimeout(idleTimers.get(worker));
+    idleTimers.delete(worker);
+    const id = running.get(worker);
+    running.delete(worker);
+    if (id !== undefined) {
+      startedAt.delete(id);
+      pending.get(id)?.reject(err);
+      pending.delete(id);
+    }
+    emit('exited');
+    if (queue.size > 0) dispatch(spawn());
+  };
+
   const start = (worker: Worker, task: BcryptTask) => {
+    running.set(worker, task.id);
     startedAt.set(task.id, performance.now());
     emit('started');
     worker.postMessage(task);
@@ -195,6 +227,7 @@ export function createPasswordHasher(
     waiting: () => queue.size,
     workers: () => workers.length,
     async close() {
+      closed = true;
       for (const timer of idleTimers.values()) clearTimeout(timer);
       idleTimers.clear();
       await Promise.all(workers.map((w) => w.terminate()));

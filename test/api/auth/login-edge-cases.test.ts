@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import type { Worker } from 'node:worker_threads';
 import bcrypt from 'bcryptjs';
 import Database from 'better-sqlite3';
 import { createPasswordHasher, type HasherEvent } from '../../../src/auth/password';
@@ -221,6 +222,27 @@ describe('bcrypt worker threads with nothing to do', GUARD, () => {
     await events.until(() => events.counts.exited === 3);
     assert.equal(hasher.workers(), 0);
     assert.equal(await hasher.compare('a password', hash), true);
+  });
+});
+
+describe('a bcrypt worker that dies', GUARD, () => {
+  it('fails only the check it was running, and the next check runs on a new worker', async (t) => {
+    const events = bcryptEvents();
+    const threads: Worker[] = [];
+    const hasher = createPasswordHasher(1, {
+      onEvent: events.onEvent,
+      onWorker: (worker) => threads.push(worker),
+    });
+    t.after(() => hasher.close());
+    // One worker: a slow check runs on it, a quick one waits behind it.
+    const running = hasher.compare(SLOW.password, SLOW_HASH);
+    const waiting = hasher.compare('quick', bcrypt.hashSync('quick', 4));
+    await events.until(() => events.counts.started === 1 && events.counts.queued === 1);
+    await threads[0]?.terminate(); // as a crash of the thread would end it
+    await assert.rejects(running, /a bcrypt worker stopped/);
+    assert.equal(await waiting, true, 'the waiting check ran');
+    assert.equal(threads.length, 2, 'on a new worker');
+    assert.equal(hasher.workers(), 1);
   });
 });
 
