@@ -12,6 +12,7 @@ import { axeViolations, browserSuite, newPage, overflows, signIn, skipReason } f
 
 const skip = skipReason();
 
+const LONG_LINK = 'https://example.org/a/very/long/link/that/does/not/break/anywhere/at/all';
 const SIZES = [
   {
     name: 'desktop',
@@ -60,6 +61,10 @@ describe('the web app: submit, reject, fix, approve, locked', { skip }, () => {
           user: 'mia',
           project: 'web',
           date_worked: date,
+          // unbroken, longer than a phone is wide: the read-only week must still fit
+          ...(date === monday
+            ? { notes: `Investigated_the_flaky_payment_gateway_test ${LONG_LINK}` }
+            : {}),
         });
         assert.equal(res.status, 200, res.text);
       }
@@ -102,6 +107,7 @@ describe('the web app: submit, reject, fix, approve, locked', { skip }, () => {
         .first()
         .waitFor();
       await axe(pat, `${size.name}: a week, read-only`);
+      await fits(pat, size.viewport.width, `${size.name}: a week, read-only`);
       await view.getByRole('button', { name: 'Close' }).click();
       await pat.getByRole('button', { name: `Reject ${name}` }).click();
       const reject = pat.getByRole('dialog', { name: `Reject ${name}` });

@@ -382,7 +382,7 @@ function PartDialog(props: {
     <Dialog open label={label} panel="wide" onCancel={props.onClose}>
       <h2>{label}</h2>
       <ScrollBox label="Entries" class="grid-scroll">
-        <table class="list">
+        <table class="list cards">
           <caption>Entries ({formatDuration(part.duration)} in all)</caption>
           <thead>
             <tr>
@@ -395,10 +395,16 @@ function PartDialog(props: {
           <tbody>
             {entries.map((t) => (
               <tr key={t.uuid}>
-                <td>{t.date_worked}</td>
-                <td>{t.activities.map(props.activityNameOf).join(', ')}</td>
-                <td>{formatDuration(t.duration)}</td>
-                <td>{t.notes ?? ''}</td>
+                <td class="nowrap" data-label="Date">
+                  {t.date_worked}
+                </td>
+                <td data-label="Activities">{t.activities.map(props.activityNameOf).join(', ')}</td>
+                <td class="num" data-label="Hours">
+                  {formatDuration(t.duration)}
+                </td>
+                <td class="notes" data-label="Notes">
+                  {t.notes ?? ''}
+                </td>
               </tr>
             ))}
           </tbody>
