@@ -121,13 +121,7 @@ export function createPasswordHasher(
    * kept its place in the pool for good, and with every one dead logins waited forever.
    */
   const lost = (worker: Worker, err: Error) => {
-    const at = workers.indexOf(worker);
-    if (closed || at === -1) return; // retired when idle (rest), or already seen
-    workers.splice(at, 1);
-    const resting = idle.indexOf(worker);
-    if (resting !== -1) idle.splice(resting, 1);
-    clearTimeout(idleTimers.get(worker));
-    idleTimers.delete(worker);
+    if (closed || !leave(worker)) return; // retired when idle (rest), or already seen
     const id = running.get(worker);
     running.delete(worker);
     if (id !== undefined) {
@@ -135,8 +129,20 @@ export function createPasswordHasher(
       pending.get(id)?.reject(err);
       pending.delete(id);
     }
-    emit('exited');
     if (queue.size > 0) dispatch(spawn());
+  };
+
+  /** Takes `worker` out of the pool, its idle list and its exit timer; false if it had left. */
+  const leave = (worker: Worker): boolean => {
+    const at = workers.indexOf(worker);
+    if (at === -1) return false;
+    workers.splice(at, 1);
+    const resting = idle.indexOf(worker);
+    if (resting !== -1) idle.splice(resting, 1);
+    clearTimeout(idleTimers.get(worker));
+    idleTimers.delete(worker);
+    emit('exited');
+    return true;
   };
 
   const start = (worker: Worker, task: BcryptTask) => {
@@ -160,11 +166,8 @@ export function createPasswordHasher(
   const rest = (worker: Worker) => {
     idle.push(worker);
     const timer = setTimeout(() => {
-      idleTimers.delete(worker);
-      idle.splice(idle.indexOf(worker), 1);
-      workers.splice(workers.indexOf(worker), 1);
+      leave(worker);
       void worker.terminate();
-      emit('exited');
     }, idleExitMs);
     timer.unref();
     idleTimers.set(worker, timer);
