@@ -201,66 +201,27 @@ function ReportTables(props: { report: ImportReport }) {
   const entriesLine = `Entries ${verb('created')}: ${r.entries.created}`;
   return (
     <div class="import-report">
-      <ScrollBox label="People">
-        <table class="list cards">
-          <caption>
-            People: {r.people.matched} matched, {r.people.created} {verb('created')},{' '}
-            {r.people.skipped} skipped
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">In the file</th>
-              <th scope="col">User</th>
-              <th scope="col">Status</th>
-              <th scope="col">Rows</th>
-            </tr>
-          </thead>
-          <tbody>
-            {r.people.list.map((p) => (
-              <tr key={p.person}>
-                <td>{p.person}</td>
-                <td data-label="User">{p.username ?? '—'}</td>
-                <td data-label="Status">
-                  {verb(p.status)}
-                  {p.reason ? ` (${p.reason})` : ''}
-                </td>
-                <td data-label="Rows">{p.rows}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollBox>
-      {(['projects', 'activities'] as const).map((kind) => (
-        <ScrollBox key={kind} label={kind === 'projects' ? 'Projects' : 'Activities'}>
-          <table class="list cards">
-            <caption>
-              {kind === 'projects' ? 'Projects' : 'Activities'}: {r[kind].matched} matched,{' '}
-              {r[kind].created} {verb('created')}, {r[kind].skipped} skipped
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Slug</th>
-                <th scope="col">Status</th>
-                <th scope="col">Rows</th>
-              </tr>
-            </thead>
-            <tbody>
-              {r[kind].list.map((n) => (
-                <tr key={n.name}>
-                  <td>{n.name}</td>
-                  <td data-label="Slug">{n.slug ?? '—'}</td>
-                  <td data-label="Status">
-                    {verb(n.status)}
-                    {n.reason ? ` (${n.reason})` : ''}
-                  </td>
-                  <td data-label="Rows">{n.rows}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollBox>
-      ))}
+      <KindTable
+        title="People"
+        kind={r.people}
+        headings={['In the file', 'User']}
+        cells={(p) => [p.person, p.username ?? '—']}
+        verb={verb}
+      />
+      <KindTable
+        title="Projects"
+        kind={r.projects}
+        headings={['Name', 'Slug']}
+        cells={(n) => [n.name, n.slug ?? '—']}
+        verb={verb}
+      />
+      <KindTable
+        title="Activities"
+        kind={r.activities}
+        headings={['Name', 'Slug']}
+        cells={(n) => [n.name, n.slug ?? '—']}
+        verb={verb}
+      />
       {r.entries.by_person_project.length === 0 ? (
         <p class="muted">{entriesLine}</p>
       ) : (
@@ -339,5 +300,53 @@ function ReportTables(props: { report: ImportReport }) {
         </p>
       )}
     </div>
+  );
+}
+
+/**
+ * What the import does with the people, projects or activities of the file: a row each,
+ * named by `cells` (what the file says, what it matches here), with its status and rows.
+ */
+function KindTable<L extends { status: string; reason?: string; rows: number }>(props: {
+  title: string;
+  kind: { matched: number; created: number; skipped: number; list: L[] };
+  headings: [string, string];
+  cells: (line: L) => [string, string];
+  verb: (status: string) => string;
+}) {
+  const { kind, verb } = props;
+  return (
+    <ScrollBox label={props.title}>
+      <table class="list cards">
+        <caption>
+          {props.title}: {kind.matched} matched, {kind.created} {verb('created')}, {kind.skipped}{' '}
+          skipped
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">{props.headings[0]}</th>
+            <th scope="col">{props.headings[1]}</th>
+            <th scope="col">Status</th>
+            <th scope="col">Rows</th>
+          </tr>
+        </thead>
+        <tbody>
+          {kind.list.map((line) => {
+            const [named, here] = props.cells(line);
+            return (
+              <tr key={named}>
+                <td>{named}</td>
+                <td data-label={props.headings[1]}>{here}</td>
+                <td data-label="Status">
+                  {verb(line.status)}
+                  {line.reason ? ` (${line.reason})` : ''}
+                </td>
+                <td data-label="Rows">{line.rows}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </ScrollBox>
   );
 }
