@@ -208,20 +208,16 @@ function ReportTables(props: { report: ImportReport }) {
         cells={(p) => [p.person, p.username ?? '—']}
         verb={verb}
       />
-      <KindTable
-        title="Projects"
-        kind={r.projects}
-        headings={['Name', 'Slug']}
-        cells={(n) => [n.name, n.slug ?? '—']}
-        verb={verb}
-      />
-      <KindTable
-        title="Activities"
-        kind={r.activities}
-        headings={['Name', 'Slug']}
-        cells={(n) => [n.name, n.slug ?? '—']}
-        verb={verb}
-      />
+      {(['projects', 'activities'] as const).map((k) => (
+        <KindTable
+          key={k}
+          title={k === 'projects' ? 'Projects' : 'Activities'}
+          kind={r[k]}
+          headings={['Name', 'Slug']}
+          cells={(n) => [n.name, n.slug ?? '—']}
+          verb={verb}
+        />
+      ))}
       {r.entries.by_person_project.length === 0 ? (
         <p class="muted">{entriesLine}</p>
       ) : (
