@@ -49,6 +49,25 @@ async function cutLabels(dialog: Locator): Promise<string[]> {
   });
 }
 
+/**
+ * Starts noting every moment an open dialog has nothing in it, or a name no dialog
+ * should have; the returned function gives what was noted. A dialog that closed a frame
+ * after its content went would show that: empty, under the next view's name, with the
+ * focus on the page's body.
+ */
+async function watchDialogs(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const w = globalThis as any;
+    w.__emptyDialogs = [];
+    new w.MutationObserver(() => {
+      for (const d of w.document.querySelectorAll('dialog[open]')) {
+        if (d.childElementCount === 0) w.__emptyDialogs.push(d.getAttribute('aria-label'));
+      }
+    }).observe(w.document.body, { subtree: true, childList: true, attributes: true });
+  });
+  return () => page.evaluate(() => (globalThis as any).__emptyDialogs as string[]);
+}
+
 const focusedName = (page: Page) =>
   page.evaluate(() => {
     const el = (globalThis as any).document.activeElement;
@@ -137,8 +156,10 @@ describe('the web app: dialogs', { skip }, () => {
       await revisions.getByText('duration: 1:00 → 2:00').waitFor();
       assert.deepEqual(await overflows(page), [], 'an entry’s history');
       assert.deepEqual(await axeViolations(page), [], 'an entry’s history');
+      const emptyDialogs = await watchDialogs(page);
       await page.keyboard.press('Escape');
       await revisions.waitFor({ state: 'hidden' });
+      assert.deepEqual(await emptyDialogs(), [], 'open and empty while closing');
       assert.match(await focusedName(page), new RegExp(`^History of .*${monday}`));
       await page.context().close();
     });

@@ -3,8 +3,11 @@
 // Closing (Escape, a save, Cancel) or unmounting gives the focus back to the control
 // that had it when the dialog opened, as a keyboard user expects; the browser alone
 // does not when the dialog leaves the page instead of closing.
+// It opens and closes in the render that changes `open` (a layout effect), not a frame
+// later: in between, an open dialog would show no content under its next label, with
+// the focus on the page's body.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 
 export function Dialog(props: {
   open: boolean;
@@ -16,7 +19,7 @@ export function Dialog(props: {
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const d = ref.current;
     if (!d) return;
     if (props.open && !d.open) {
