@@ -20,6 +20,16 @@ const go = (page: Page, path: string) =>
     w.dispatchEvent(new w.PopStateEvent('popstate'));
   }, path);
 
+/** After the page's pending work: a frame drawn, then one more task. */
+const settled = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const w = globalThis as any;
+        w.requestAnimationFrame(() => w.setTimeout(resolve, 0));
+      }),
+  );
+
 describe('the web app: loading data', { skip }, () => {
   let server: TestServer;
   let browser: Browser;
@@ -50,7 +60,8 @@ describe('the web app: loading data', { skip }, () => {
 
       // Alpha's and anna's answers now come late.
       let slow = 0;
-      await page.route(/\/v0\/(projects\/alpha|users\/anna)(\?|$)/, async (route) => {
+      const late = /\/v0\/(projects\/alpha|users\/anna)(\?|$)/;
+      await page.route(late, async (route) => {
         slow++;
         await new Promise((resolve) => setTimeout(resolve, 700));
         await route.continue();
@@ -63,10 +74,12 @@ describe('the web app: loading data', { skip }, () => {
           await page.goBack(); // bert → anna
           await page.goBack(); // anna → beta
         }
+        const slowAnswer = page.waitForEvent('requestfinished', (r) => late.test(r.url()));
         await page.goBack(); // to the slow one
         await page.goForward(); // and on, before its answer
         await page.getByRole('heading', { name: forward, level: 1 }).waitFor();
-        await page.waitForTimeout(1000); // the slow answer has come meanwhile
+        await slowAnswer; // the slow answer has come meanwhile
+        await settled(page); // and the page has done with it whatever it does
         assert.equal(
           await page.getByRole('heading', { level: 1 }).textContent(),
           forward,
