@@ -3,7 +3,7 @@
 // record becomes a row or a problem, and the columns with no home here are tallied.
 
 import { clockify } from './clockify';
-import { type CsvRecord, csvBatches } from './csv';
+import { type CsvRecord, CsvSyntaxError, csvBatches } from './csv';
 import {
   type Cells,
   type FormatName,
@@ -92,7 +92,24 @@ export async function* readRows(
     }
     return i < 0 ? '' : (fields[i] ?? '');
   };
-  for await (const batch of records) {
+  // The header comes in a batch of its own: a syntax error before it is taken means the
+  // first line is not CSV at all (a binary file, a spreadsheet renamed), which is refused
+  // as a file of another kind, not reported as an import that stopped at line 1.
+  const headerChecked = async function* () {
+    try {
+      yield* records;
+    } catch (err) {
+      if (!at && err instanceof CsvSyntaxError) {
+        throw new NotThatFormat(
+          format,
+          [],
+          `is not ${format.title}: its first line is not CSV (${err.message})`,
+        );
+      }
+      throw err;
+    }
+  };
+  for await (const batch of headerChecked()) {
     const out: (ImportRow | RowProblem)[] = [];
     for (const record of batch) {
       if (!at) {

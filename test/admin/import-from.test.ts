@@ -304,6 +304,21 @@ describe('admin import-from: time zones and spreadsheets', () => {
     ]);
   });
 
+  it('a file whose first line is not CSV is refused as a file of another kind, dry or not', async () => {
+    const file = join(server.dir, 'picture.csv');
+    writeFileSync(file, Buffer.from('GIF89a\x01\x00"\x00\x02\n,;\n', 'latin1'));
+    const before = databaseChecksum(server.dbFile);
+    for (const flags of [['--dry-run'], []]) {
+      const res = await importFrom(server, 'harvest', file, ...flags);
+      assertUserError(
+        res,
+        /picture\.csv is not a Harvest detailed time report: its first line is not CSV \(Invalid Opening Quote: a quote is found on field 0 at line 1/,
+      );
+      assert.equal(res.stdout, '', flags.join(' '));
+    }
+    assert.deepEqual(databaseChecksum(server.dbFile), before);
+  });
+
   it('a spreadsheet given as another tool is refused', async () => {
     writeFileSync(join(server.dir, 'x.xlsx'), xlsx([['Date']]));
     assertUserError(

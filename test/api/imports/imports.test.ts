@@ -106,6 +106,23 @@ describe('POST /v0/imports', () => {
     assert.deepEqual(databaseChecksum(server.dbFile), before);
   });
 
+  it('refuses a file whose first line is not CSV as a file of another kind', async () => {
+    const before = databaseChecksum(server.dbFile);
+    const res = await post(
+      server,
+      server.adminToken,
+      'format=harvest',
+      Buffer.from('GIF89a\x01\x00"\x00\x02\n,;\n', 'latin1'),
+    );
+    assert.deepEqual(
+      res.body,
+      badObjectBody(
+        'The file is not a Harvest detailed time report: its first line is not CSV (Invalid Opening Quote: a quote is found on field 0 at line 1, value is "GIF89a\\u0001\\u0000")',
+      ),
+    );
+    assert.deepEqual(databaseChecksum(server.dbFile), before);
+  });
+
   it('refuses an unknown format, time zone or default activity as bad query values', async () => {
     const body = readFileSync(fixture('toggl'));
     for (const [query, key, value] of [
