@@ -114,6 +114,31 @@ export function overflows(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Fields of a filter form that are not as tall as the others, as "label: height/tallest"
+ * lines: side by side, their tops should line up as their bottoms do (Chromium draws a
+ * select, a search field and a date field at three heights of their own).
+ */
+export function unevenFilters(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const form of (globalThis as any).document.querySelectorAll('form.filters')) {
+      const fields = [
+        ...form.querySelectorAll('select, input:not([type=checkbox]):not([type=radio])'),
+      ].map((el: any) => ({
+        label: (el.labels?.[0]?.textContent ?? el.getAttribute('aria-label') ?? '').trim(),
+        height: el.getBoundingClientRect().height as number,
+      }));
+      const tallest = Math.max(...fields.map((f) => f.height));
+      for (const f of fields) {
+        if (tallest - f.height > 0.5)
+          out.push(`${f.label}: ${f.height.toFixed(1)}/${tallest.toFixed(1)}`);
+      }
+    }
+    return out;
+  });
+}
+
 /** Errors the pages reported; each test file asserts it stays empty. */
 export const pageErrors: string[] = [];
 

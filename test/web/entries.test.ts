@@ -8,7 +8,15 @@ import { openDatabase } from '../../src/db/open';
 import type { Reply } from '../helpers/api';
 import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
-import { axeViolations, browserSuite, newPage, overflows, signIn, skipReason } from './browser';
+import {
+  axeViolations,
+  browserSuite,
+  newPage,
+  overflows,
+  signIn,
+  skipReason,
+  unevenFilters,
+} from './browser';
 
 const skip = skipReason();
 
@@ -114,6 +122,7 @@ describe('the web app: entries and profile', { skip }, () => {
       await page.getByText('Entries 1–11 of 11, shortest first').waitFor();
       await page.getByText('Total 7:56').waitFor();
       assert.match(page.url(), /q=TASK\+1/);
+      assert.deepEqual(await unevenFilters(page), [], 'the filters’ fields side by side');
       if (screen === 'phone') {
         // Cards: no sideways scroll, each entry's duration and actions in view.
         assert.deepEqual(await overflows(page), [], 'the entries page');

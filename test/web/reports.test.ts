@@ -9,7 +9,15 @@ import type { Browser } from 'playwright-core';
 import { formatDuration } from '../../src/web/base/duration';
 import { createActivity, createProject, createUser, type TestUser } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
-import { axeViolations, browserSuite, newPage, overflows, signIn, skipReason } from './browser';
+import {
+  axeViolations,
+  browserSuite,
+  newPage,
+  overflows,
+  signIn,
+  skipReason,
+  unevenFilters,
+} from './browser';
 
 const skip = skipReason();
 
@@ -190,6 +198,7 @@ describe('the web app: reports', { skip }, () => {
       'Internal Operations (internal)',
     ]);
     assert.deepEqual(await overflows(page), [], 'a report of four columns in 360 px');
+    assert.deepEqual(await unevenFilters(page), [], 'the settings’ fields side by side');
     // A preset range fills the dates; the back button brings the last report back.
     await page.getByLabel('Range').selectOption('last-month');
     assert.notEqual(await page.getByLabel('From', { exact: true }).inputValue(), '2024-03-01');
