@@ -95,51 +95,48 @@ export async function* readRows(
   // The header comes in a batch of its own: a syntax error before it is taken means the
   // first line is not CSV at all (a binary file, a spreadsheet renamed), which is refused
   // as a file of another kind, not reported as an import that stopped at line 1.
-  const headerChecked = async function* () {
-    try {
-      yield* records;
-    } catch (err) {
-      if (!at && err instanceof CsvSyntaxError) {
-        throw new NotThatFormat(
-          format,
-          [],
-          `is not ${format.title}: its first line is not CSV (${err.message})`,
-        );
-      }
-      throw err;
-    }
-  };
-  for await (const batch of headerChecked()) {
-    const out: (ImportRow | RowProblem)[] = [];
-    for (const record of batch) {
-      if (!at) {
-        at = columnsOf(format, record.fields);
-        droppedAt = record.fields
-          .map((name, i) => [name.trim(), i] as [string, number])
-          .filter(([name]) => name !== '' && !reads.has(norm(name)));
-        for (const [name] of droppedAt) tally.dropped.set(name, 0);
-        continue;
-      }
-      fields = record.fields;
-      if (fields.length === 1 && (fields[0] as string).trim() === '') continue;
-      for (const [name, i] of droppedAt) {
-        if ((fields[i] ?? '').trim() !== '') {
-          tally.dropped.set(name, (tally.dropped.get(name) as number) + 1);
+  try {
+    for await (const batch of records) {
+      const out: (ImportRow | RowProblem)[] = [];
+      for (const record of batch) {
+        if (!at) {
+          at = columnsOf(format, record.fields);
+          droppedAt = record.fields
+            .map((name, i) => [name.trim(), i] as [string, number])
+            .filter(([name]) => name !== '' && !reads.has(norm(name)));
+          for (const [name] of droppedAt) tally.dropped.set(name, 0);
+          continue;
         }
+        fields = record.fields;
+        if (fields.length === 1 && (fields[0] as string).trim() === '') continue;
+        for (const [name, i] of droppedAt) {
+          if ((fields[i] ?? '').trim() !== '') {
+            tally.dropped.set(name, (tally.dropped.get(name) as number) + 1);
+          }
+        }
+        const row = format.row(cell);
+        if (typeof row === 'string') {
+          out.push({ line: record.line, problem: row });
+          continue;
+        }
+        if (!readsTags) row.tags = [];
+        // The format's object made whole rather than copied: one object less per row.
+        const full = row as ImportRow;
+        full.line = record.line;
+        full.key = rowKey(format.name, row);
+        out.push(full);
       }
-      const row = format.row(cell);
-      if (typeof row === 'string') {
-        out.push({ line: record.line, problem: row });
-        continue;
-      }
-      if (!readsTags) row.tags = [];
-      // The format's object made whole rather than copied: one object less per row.
-      const full = row as ImportRow;
-      full.line = record.line;
-      full.key = rowKey(format.name, row);
-      out.push(full);
+      if (out.length > 0) yield out;
     }
-    if (out.length > 0) yield out;
+  } catch (err) {
+    if (!at && err instanceof CsvSyntaxError) {
+      throw new NotThatFormat(
+        format,
+        [],
+        `is not ${format.title}: its first line is not CSV (${err.message})`,
+      );
+    }
+    throw err;
   }
   if (!at)
     throw new NotThatFormat(
