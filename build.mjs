@@ -5,9 +5,14 @@
 //      reports, the import's CSV parser and writer), the version and the commit go in as
 //      __TIMETRACK_EMBEDDED__ (read by src/embedded.ts).
 //   2. Node's own Single Executable Application support (Node 20, fully offline) turns
-//      the bundle plus better-sqlite3's native addon (a SEA asset, unpacked at run time by
-//      src/db/native-sea.ts) into a blob, which postject injects into a copy of the
-//      running `node` binary.
+//      the bundle plus better-sqlite3's native addon and our SQLite extension (SEA
+//      assets, unpacked at run time by src/db/native-sea.ts) into a blob, which postject
+//      injects into a copy of the running `node` binary.
+//
+// The SQLite extension (src/db/native/json_rows.c, docs/architecture.md) is compiled by
+// the C compiler `npm ci` already needs for better-sqlite3 ($CC, else cc) against the
+// SQLite headers better-sqlite3 ships, into dist/native/: also by `--web-only`, so that
+// npm start and npm test run from the sources with it.
 //
 // The web app (src/web, docs/web.md) is built first by src/web-build.ts: hashed files,
 // precompressed, over-budget JavaScript fails the build. `node build.mjs --web-only`
@@ -34,7 +39,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { tsImport } from 'tsx/esm/api';
@@ -49,6 +54,12 @@ const require = (await import('node:module')).createRequire(import.meta.url);
 const ADDON = join(
   dirname(require.resolve('better-sqlite3/package.json')),
   'build/Release/better_sqlite3.node',
+);
+const EXTENSION_SOURCE = join(ROOT, 'src/db/native/json_rows.c');
+const EXTENSION = join(
+  DIST,
+  'native',
+  process.platform === 'darwin' ? 'json_rows.dylib' : 'json_rows.so', // = SQLITE_EXTENSION_NAME
 );
 // Must match NODE_SEA_FUSE in Node's source: postject flips it to tell Node a blob is there.
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
@@ -94,12 +105,41 @@ const writeWeb = () => {
   writeFileSync(tmp, JSON.stringify(webBuild.serializeAssets(web.assets)));
   renameSync(tmp, join(WEB_DIR, 'assets.json'));
 };
+/** Compiles the SQLite extension unless dist/native has it from this very source. */
+const buildExtension = () => {
+  try {
+    if (statSync(EXTENSION).mtimeMs >= statSync(EXTENSION_SOURCE).mtimeMs) return;
+  } catch {
+    // not built yet
+  }
+  mkdirSync(dirname(EXTENSION), { recursive: true });
+  const headers = join(dirname(require.resolve('better-sqlite3/package.json')), 'deps/sqlite3');
+  // A temporary name + rename: test processes may be loading the library meanwhile.
+  const tmp = `${EXTENSION}.${process.pid}`;
+  const shared =
+    process.platform === 'darwin' ? ['-dynamiclib', '-undefined', 'dynamic_lookup'] : ['-shared'];
+  try {
+    execFileSync(
+      process.env.CC || 'cc',
+      ['-O2', '-fPIC', '-Wall', ...shared, '-I', headers, '-o', tmp, EXTENSION_SOURCE],
+      { stdio: 'inherit' },
+    );
+  } catch (err) {
+    process.stderr.write(
+      `build: compiling ${EXTENSION_SOURCE} failed (${err.message.split('\n')[0]}); a C compiler is needed, as for better-sqlite3 (Debian: apt install gcc libc6-dev)\n`,
+    );
+    process.exit(1);
+  }
+  renameSync(tmp, EXTENSION);
+  step(`SQLite extension: ${EXTENSION}`);
+};
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 step(
   `web app: ${web.assets.length} files, first page's JS ${kb(web.jsGzipBytes)} gzipped (budget ${kb(webBuild.JS_BUDGET_GZIP_BYTES)}), all ${kb(web.appJsGzipBytes)} (budget ${kb(webBuild.APP_JS_BUDGET_GZIP_BYTES)})`,
 );
 if (webOnly) {
   writeWeb();
+  buildExtension();
   process.exit(0);
 }
 
@@ -118,6 +158,7 @@ const importWriter = embedded.bundleWorker(embedded.IMPORT_WRITER);
 rmSync(DIST, { recursive: true, force: true });
 mkdirSync(DIST, { recursive: true });
 writeWeb();
+buildExtension();
 
 step(`bundling src/main.ts (timetrack ${version}, commit ${commit})`);
 await build({
@@ -162,7 +203,8 @@ writeFileSync(
       output: BLOB,
       disableExperimentalSEAWarning: true,
       useCodeCache: true, // compiled once here: faster start (same platform + Node only)
-      assets: { 'better_sqlite3.node': ADDON }, // name = ADDON_ASSET in src/db/native-sea.ts
+      // names = ADDON_ASSET and EXTENSION_ASSET in src/db/native-sea.ts
+      assets: { 'better_sqlite3.node': ADDON, [basename(EXTENSION)]: EXTENSION },
     },
     null,
     2,

@@ -15,6 +15,7 @@ export interface ImportWriterData {
   file: string;
   /** better-sqlite3's native addon, loaded from this file (the bundle cannot find it). */
   addonFile: string;
+  extensionFile: string;
   /** The connection's page cache, KiB. */
   cacheKib: number;
 }
@@ -25,10 +26,10 @@ export type ImportWriterInput = ImportPlan | 'close';
 /** From the worker: a plan committed, its failure (nothing of it written), or closed. */
 export type ImportWriterReply = { written: true } | { failed: string } | { closed: true };
 
-const { file, addonFile, cacheKib } = workerData as ImportWriterData;
+const { file, addonFile, extensionFile, cacheKib } = workerData as ImportWriterData;
 const addon = { exports: {} };
 process.dlopen(addon, addonFile);
-const db = openDatabase(file, { addon: addon.exports });
+const db = openDatabase(file, { addon: addon.exports, extension: extensionFile });
 db.pragma(`cache_size = -${cacheKib}`);
 // Statement journals in memory. Each insert of an entry fires triggers (sql/006,
 // sql/009), so inside the batch's transaction SQLite journals the pages it changes, to

@@ -1,30 +1,41 @@
-// Inside the single executable (docs/executable.md) better-sqlite3's native addon travels
-// as a SEA asset: the operating system can only load a shared library from a file, so
-// it is written once to a cache directory and loaded from there. Outside the executable
-// this does nothing and better-sqlite3 finds its addon in node_modules as usual.
+// Inside the single executable (docs/executable.md) better-sqlite3's native addon and our
+// SQLite extension travel as SEA assets: the operating system can only load a shared
+// library from a file, so each is written once to a cache directory and loaded from
+// there. Outside the executable this does nothing: better-sqlite3 finds its addon in
+// node_modules as usual, and the extension is dist/native's (src/db/native.ts).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { setNativeBindingLoader } from './native';
+import {
+  NativeAddonError,
+  SQLITE_EXTENSION_NAME,
+  setNativeBindingLoader,
+  setSqliteExtensionLoader,
+} from './native';
 
-/** The asset name build.mjs gives better_sqlite3.node in sea-config.json. */
+export { NativeAddonError };
+
+/** The asset names build.mjs gives the two libraries in sea-config.json. */
 export const ADDON_ASSET = 'better_sqlite3.node';
-
-/** The addon could not be put anywhere loadable: one line for the user, exit 1. */
-export class NativeAddonError extends Error {}
+export const EXTENSION_ASSET = SQLITE_EXTENSION_NAME;
 
 /** Registers the embedded addon's loader when running as the executable; cheap otherwise. */
 export function useEmbeddedNativeAddon(): void {
   const sea = seaModule();
   if (!sea?.isSea()) return;
+  const asset = (name: string) => Buffer.from(sea.getRawAsset(name) as ArrayBuffer);
   setNativeBindingLoader((from) =>
-    loadFromCache(Buffer.from(sea.getRawAsset(ADDON_ASSET) as ArrayBuffer), process.env, (file) => {
+    loadFromCache(asset(ADDON_ASSET), ADDON_ASSET, process.env, (file) => {
       const module = { exports: {} };
       process.dlopen(module, file);
       from(file);
       return module.exports;
     }),
+  );
+  // SQLite loads it itself (on every connection); written out here, once per process.
+  setSqliteExtensionLoader(() =>
+    loadFromCache(asset(EXTENSION_ASSET), EXTENSION_ASSET, process.env, (file) => file),
   );
 }
 
@@ -51,11 +62,12 @@ export function cacheRoots(env: NodeJS.ProcessEnv): string[] {
 }
 
 /**
- * Loads the addon from the first cache root where it can be written (or already is) and
+ * Loads a library from the first cache root where it can be written (or already is) and
  * loaded — a root on a `noexec` mount fails at load time and the next one is tried.
  */
 export function loadFromCache<T>(
   addon: Buffer,
+  name: string,
   env: NodeJS.ProcessEnv,
   load: (file: string) => T,
 ): T {
@@ -64,7 +76,7 @@ export function loadFromCache<T>(
   const tried: string[] = [];
   for (const root of roots) {
     try {
-      return load(ensureFile(join(root, hash), addon));
+      return load(ensureFile(join(root, hash), name, addon));
     } catch (err) {
       const e = err as NodeJS.ErrnoException; // ENOTDIR, EACCES, EROFS… or dlopen's message
       tried.push(`${root}: ${e.syscall ? e.code : e.message}`);
@@ -75,9 +87,9 @@ export function loadFromCache<T>(
   );
 }
 
-/** dir/better_sqlite3.node, written if missing; the hash in dir vouches for an existing one. */
-function ensureFile(dir: string, addon: Buffer): string {
-  const file = join(dir, ADDON_ASSET);
+/** dir/name, written if missing; the hash in dir vouches for an existing one. */
+function ensureFile(dir: string, name: string, addon: Buffer): string {
+  const file = join(dir, name);
   if (existsSync(file)) return file;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // A temporary name + rename: a concurrent start (serve and an admin command) never

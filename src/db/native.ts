@@ -1,7 +1,11 @@
-// Where better-sqlite3's native addon comes from. From source, better-sqlite3 finds it
-// in node_modules itself; the single executable carries it as an asset (issue 6) and
-// sets the loader below before opening any database.
+// Where the native code comes from: better-sqlite3's addon and our SQLite extension
+// (src/db/native/json_rows.c, which writes lists' JSON: src/db/json-rows.ts). From
+// source, better-sqlite3 finds its addon in node_modules itself and the extension is
+// dist/native/json_rows.so, compiled by build.mjs (npm start and npm test run it first);
+// the single executable carries both as assets (issue 6) and sets the loaders below
+// before opening any database.
 
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 // biome-ignore lint/suspicious/noExplicitAny: the addon object is opaque to us.
@@ -10,12 +14,26 @@ let loader: (() => Addon) | undefined;
 let loaded: Addon | undefined;
 let loadedFrom: string | undefined;
 
+/**
+ * The extension's file name (build.mjs gives it the same): SQLite finds its entry point,
+ * sqlite3_jsonrows_init, from it.
+ */
+export const SQLITE_EXTENSION_NAME =
+  process.platform === 'darwin' ? 'json_rows.dylib' : 'json_rows.so';
+let extensionLoader: (() => string) | undefined;
+let extensionFile: string | undefined;
+
 /** `load` loads the addon and tells `from` which file it came from. */
 export function setNativeBindingLoader(load: (from: (file: string) => void) => Addon): void {
   loader = () =>
     load((file) => {
       loadedFrom = file;
     });
+}
+
+/** `file` gives the extension's file (the executable writes its copy out first). */
+export function setSqliteExtensionLoader(file: () => string): void {
+  extensionLoader = file;
 }
 
 /**
@@ -33,4 +51,24 @@ export function nativeBinding(): Addon | undefined {
   if (!loader) return undefined;
   loaded ??= loader();
   return loaded;
+}
+
+/** A library could not be found or put anywhere loadable: one line for the user, exit 1. */
+export class NativeAddonError extends Error {}
+
+/** The SQLite extension's file, for every connection (and worker thread) to load. */
+export function sqliteExtensionFile(): string {
+  extensionFile ??= extensionLoader ? extensionLoader() : builtExtension();
+  return extensionFile;
+}
+
+/** dist/native's, compiled by build.mjs; a clear error when it has not been. */
+function builtExtension(): string {
+  const file = join(__dirname, '..', '..', 'dist', 'native', SQLITE_EXTENSION_NAME);
+  if (!existsSync(file)) {
+    throw new NativeAddonError(
+      `${file} is missing: run \`npm run build:web\` (npm start and npm test do) to compile src/db/native/json_rows.c`,
+    );
+  }
+  return file;
 }

@@ -1,6 +1,6 @@
 // Opens the database file with the pragmas every connection needs, once.
 import Database from 'better-sqlite3';
-import { nativeBinding } from './native';
+import { nativeBinding, sqliteExtensionFile } from './native';
 
 export type Db = Database.Database;
 
@@ -8,6 +8,8 @@ export interface OpenOptions {
   readonly?: boolean;
   /** better-sqlite3's addon, loaded already (a worker thread of the executable). */
   addon?: unknown;
+  /** Our SQLite extension's file (a worker thread: NativeFiles); else sqliteExtensionFile(). */
+  extension?: string;
 }
 
 /**
@@ -58,6 +60,9 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
   }
   db.pragma('foreign_keys = ON');
+  // json_rows(), with which lists are written (src/db/json-rows.ts): on every connection,
+  // so that any statement can run on any of them.
+  db.loadExtension(options.extension ?? sqliteExtensionFile());
   return db;
 }
 

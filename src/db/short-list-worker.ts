@@ -13,6 +13,7 @@ export interface ShortListWorkerData {
   file: string;
   /** better-sqlite3's native addon, loaded from this file (the bundle cannot find it). */
   addonFile: string;
+  extensionFile: string;
   /** The bodies' slots, `slotBytes` each. */
   slab: SharedArrayBuffer;
   slotBytes: number;
@@ -42,10 +43,14 @@ export type ShortListReply =
   | { id: number; tooLarge: true }
   | { id: number; error: string };
 
-const { file, addonFile, slab, slotBytes } = workerData as ShortListWorkerData;
+const { file, addonFile, extensionFile, slab, slotBytes } = workerData as ShortListWorkerData;
 const addon = { exports: {} };
 process.dlopen(addon, addonFile);
-const db = openDatabase(file, { readonly: true, addon: addon.exports });
+const db = openDatabase(file, {
+  readonly: true,
+  addon: addon.exports,
+  extension: extensionFile,
+});
 const sql = statementCache(db);
 const slots = Buffer.from(slab);
 const port = parentPort;

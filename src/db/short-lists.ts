@@ -32,7 +32,7 @@ import { shortListWorkerSource } from '../embedded';
 import { startWorker } from '../heap-growth';
 import type { Logger } from '../log';
 import { type ListQuery, readWholeList, type WholeList, type WholeListSql } from './list-reader';
-import { nativeBindingFile } from './native';
+import { nativeBindingFile, sqliteExtensionFile } from './native';
 import { inSnapshot, type ReaderPool } from './readers';
 import type { ShortListReply, ShortListRequest, ShortListWorkerData } from './short-list-worker';
 
@@ -267,6 +267,7 @@ export function startShortLists(
     const data: ShortListWorkerData = {
       file,
       addonFile: nativeBindingFile(),
+      extensionFile: sqliteExtensionFile(),
       slab,
       slotBytes: SLOT_BYTES,
     };

@@ -14,16 +14,86 @@ export function jsonObjectSql<T>(fields: SqlOf<T>): string {
 }
 
 /**
- * `format('{"key":%s,…}', expr, …)`: the JSON object of the fields, each expression
- * giving its value as JSON text already (a number, `json_quote(…)`, a stored JSON text).
- * One call writes the whole object: cheaper per row than json_object, which parses and
- * quotes each value again.
+ * How one value of an object written by SQL is read: `json`, an expression that gives it
+ * as JSON already (a number, a stored JSON text); `text`, one whose text is written as a
+ * JSON string; `name`, a name borrowed from a small table by `key` (see NameLookup).
  */
-export function formatJsonSql<T>(fields: SqlOf<T>): string {
-  const entries = Object.entries<string>(fields);
-  const template = entries.map(([key]) => `"${key}":%s`).join(',');
-  return `format('{${template}}', ${entries.map(([, sql]) => sql).join(', ')})`;
+export type JsonValueSql =
+  | { readonly json: string }
+  | { readonly text: string }
+  | { readonly name: NameLookup; readonly key: string };
+
+/**
+ * A borrowed name (a username, a project's slugs) as JSON text, two ways: `joined`, the
+ * expression that reads it from a table the statement joins; `lookup`, a statement that
+ * reads it by its key (?1), with which json_rows() looks each one up once per list.
+ */
+export interface NameLookup {
+  readonly joined: string;
+  readonly lookup: string;
 }
+
+/** For each field of T, how its value is read: the one description of an object's SQL. */
+export type JsonFieldsOf<T> = { readonly [K in keyof T]-?: JsonValueSql };
+
+/**
+ * `format('{"key":%s,…}', expr, …)`: one object of the fields, names joined. One call
+ * writes the whole object: cheaper per row than json_object, which parses and quotes
+ * each value again.
+ */
+export function formatObjectSql<T>(fields: JsonFieldsOf<T>): string {
+  const entries = Object.entries<JsonValueSql>(fields);
+  const template = entries.map(([key]) => `"${key}":%s`).join(',');
+  const values = entries.map(([, v]) =>
+    'json' in v ? v.json : 'text' in v ? `json_quote(${v.text})` : v.name.joined,
+  );
+  return `format('{${template}}', ${values.join(', ')})`;
+}
+
+/**
+ * The JSON array of the objects of the fields, one per row, in the order the rows come:
+ * `json_rows(template, lookups, value, …)`, an aggregate of our SQLite extension
+ * (src/db/native/json_rows.c), whose result is the list's body as a BLOB. It writes the
+ * same bytes as formatObjectSql per row (test/api/times/listed-json.test.ts), in a third
+ * of the time for a month's list: values go straight into one buffer, and each name is
+ * looked up once per list rather than joined once per row. `column(i)` names the i-th
+ * value when they come from a subquery (see jsonRowsColumnsSql), else the expressions
+ * themselves are its arguments.
+ */
+export function jsonRowsSql<T>(fields: JsonFieldsOf<T>, column?: (i: number) => string): string {
+  const entries = Object.entries<JsonValueSql>(fields);
+  const lookups: string[] = [];
+  const template = entries
+    .map(([key, v]) => {
+      if ('json' in v) return `"${key}":%s`;
+      if ('text' in v) return `"${key}":%q`;
+      let n = lookups.indexOf(v.name.lookup);
+      if (n < 0) n = lookups.push(v.name.lookup) - 1;
+      return `"${key}":%${n + 1}`;
+    })
+    .join(',');
+  if (
+    lookups.length > 9 ||
+    lookups.some((l) => /[;']/.test(l)) ||
+    entries.some(([k]) => /[%'"\\]/.test(k))
+  ) {
+    throw new Error('jsonRowsSql: a key, or a lookup, that json_rows cannot take');
+  }
+  const values = entries.map(([, v], i) => (column ? column(i) : valueSql(v)));
+  return `json_rows('{${template}}', '${lookups.join('; ')}', ${values.join(', ')})`;
+}
+
+/** The values of jsonRowsSql as a subquery's columns v0, v1, …: `column` is then `v${i}`. */
+export function jsonRowsColumnsSql<T>(fields: JsonFieldsOf<T>): string {
+  return Object.values<JsonValueSql>(fields)
+    .map((v, i) => `${valueSql(v)} AS v${i}`)
+    .join(', ');
+}
+
+const valueSql = (v: JsonValueSql) => ('json' in v ? v.json : 'text' in v ? v.text : v.key);
+
+/** json_rows over a column whose values are JSON objects already: the array of them. */
+export const jsonArrayOfSql = (column: string) => `json_rows('%s', '', ${column})`;
 
 /** `expr AS key, …`: a SELECT list whose result columns are exactly T's keys. */
 export function columnsSql<T>(fields: SqlOf<T>): string {

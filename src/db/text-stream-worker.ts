@@ -11,10 +11,10 @@ import type { OpenText, TextReply, TextRequest, TextSource, TextWorkerData } fro
 export function serveTextStreams<R>(openText: OpenText<R>): void {
   const port = parentPort;
   if (!port) throw new Error('serveTextStreams runs in a worker thread');
-  const { file, addonFile } = workerData as TextWorkerData;
+  const { file, addonFile, extensionFile } = workerData as TextWorkerData;
   const addon = { exports: {} };
   process.dlopen(addon, addonFile);
-  const readers = createReaderPool(file, { addon: addon.exports });
+  const readers = createReaderPool(file, { addon: addon.exports, extension: extensionFile });
   const open = new Map<number, { reader: Reader; source?: TextSource }>();
 
   /** Closes a stream's statement and gives its connection (and snapshot) back. */

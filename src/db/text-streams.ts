@@ -15,7 +15,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Statement } from 'better-sqlite3';
 import { startWorker } from '../heap-growth';
 import type { Logger } from '../log';
-import { nativeBindingFile } from './native';
+import { nativeBindingFile, sqliteExtensionFile } from './native';
 import type { Reader, ReaderPool } from './readers';
 
 /** A piece of a body; `done` on its last. */
@@ -46,6 +46,7 @@ export interface TextWorkerData {
   file: string;
   /** better-sqlite3's native addon, loaded from this file (the bundle cannot find it). */
   addonFile: string;
+  extensionFile: string;
 }
 
 /** To the worker: a stream's first piece (with what to read), a next piece, its end. */
@@ -173,7 +174,11 @@ export function startTextStreams<R>(params: {
       return undefined;
     }
     if (done) return undefined;
-    const data: TextWorkerData = { file, addonFile: nativeBindingFile() };
+    const data: TextWorkerData = {
+      file,
+      addonFile: nativeBindingFile(),
+      extensionFile: sqliteExtensionFile(),
+    };
     const spawned = startWorker(code, { eval: true, workerData: data });
     spawned.unref();
     return new Promise((resolve) => {

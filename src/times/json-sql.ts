@@ -8,7 +8,13 @@
 //   (dates, quoted text) already as JSON; its username, project slugs and activity slugs
 //   are joined from small tables, so a rename rewrites one small row, never the entries.
 import { hasSlugSql } from '../activities/store';
-import { formatJsonSql } from '../db/sql-json';
+import {
+  formatObjectSql,
+  type JsonFieldsOf,
+  jsonRowsColumnsSql,
+  jsonRowsSql,
+  type NameLookup,
+} from '../db/sql-json';
 import { projectSlugsSql } from '../projects/store';
 import { usernameSql } from '../users/store';
 import { type TimeJson, type TimeJsonSources, timeHistorySql, timeJsonSql } from './json';
@@ -49,34 +55,61 @@ export const TIME_HISTORY_JSON = timeHistorySql(CURRENT, REVISION);
  * The joins that bring an entry's borrowed names beside its row `row` of time_user_rows:
  * `lu` (its user), `lp` (its project's slug list), `ls` (its activity set). Written as
  * CROSS JOINs so that SQLite keeps `row` (or what leads to it) as the outer loop: each is
- * one lookup by primary key in a small table.
+ * one lookup by primary key in a small table. Lists read whole look them up instead
+ * (NAMES' `lookup`), once per list.
  */
 export const namesJoin = (row: string, join: 'CROSS' | 'LEFT' = 'CROSS') =>
   `${join} JOIN users lu ON lu.id = ${row}.user_id
   ${join} JOIN project_slug_lists lp ON lp.project_id = ${row}.project_id
   ${join} JOIN activity_sets ls ON ls.id = ${row}.activity_set_id`;
 
+/** The names an entry borrows: from namesJoin's tables, or looked up by key. */
+const NAMES = {
+  user: {
+    joined: 'json_quote(lu.username)',
+    lookup: 'SELECT json_quote(username) FROM users WHERE id = ?1',
+  },
+  project: {
+    joined: 'lp.json',
+    lookup: 'SELECT json FROM project_slug_lists WHERE project_id = ?1',
+  },
+  activities: { joined: 'ls.json', lookup: 'SELECT json FROM activity_sets WHERE id = ?1' },
+} satisfies Record<string, NameLookup>;
+
 /**
- * A time's API JSON as reads send it, from its row `row` of time_user_rows and namesJoin:
- * one format() of values that are JSON text already (the costly ones written by the
- * triggers), typed against TimeJson so that a missing or extra key is a compile error.
+ * A time's API JSON as reads send it, from its row `row` of time_user_rows (its own
+ * fields, the costly ones written as JSON by the triggers) and the names it borrows:
+ * typed against TimeJson, so that a missing or extra key is a compile error.
  */
-export const listedTimeJson = (row: string) =>
-  formatJsonSql<TimeJson>({
-    uuid: `json_quote(${row}.uuid)`,
-    revision: `${row}.revision`,
-    duration: `${row}.duration`,
-    user: 'json_quote(lu.username)',
-    project: 'lp.json',
-    activities: 'ls.json',
-    date_worked: `json_quote(${row}.date_worked)`,
-    start_time: `${row}.start_time`,
-    issue_uri: `${row}.issue_uri`,
-    notes: `${row}.notes`,
-    created_at: `${row}.created`,
-    updated_at: `${row}.updated`,
-    deleted_at: `${row}.deleted`,
-  });
+const listedTimeFields = (row: string): JsonFieldsOf<TimeJson> => ({
+  uuid: { text: `${row}.uuid` },
+  revision: { json: `${row}.revision` },
+  duration: { json: `${row}.duration` },
+  user: { name: NAMES.user, key: `${row}.user_id` },
+  project: { name: NAMES.project, key: `${row}.project_id` },
+  activities: { name: NAMES.activities, key: `${row}.activity_set_id` },
+  date_worked: { text: `${row}.date_worked` },
+  start_time: { json: `${row}.start_time` },
+  issue_uri: { json: `${row}.issue_uri` },
+  notes: { json: `${row}.notes` },
+  created_at: { json: `${row}.created` },
+  updated_at: { json: `${row}.updated` },
+  deleted_at: { json: `${row}.deleted` },
+});
+
+/** One time's API JSON from its row `row` of time_user_rows, with namesJoin(row). */
+export const listedTimeJson = (row: string) => formatObjectSql(listedTimeFields(row));
+
+/**
+ * The API JSON of the times of rows `row` of time_user_rows, as one array in the order
+ * the rows come (no namesJoin: the names are looked up). Over a subquery whose columns
+ * are listedTimeColumns, pass `fromSubquery`.
+ */
+export const listedTimesArray = (row: string, fromSubquery = false) =>
+  jsonRowsSql(listedTimeFields(row), fromSubquery ? (i) => `v${i}` : undefined);
+
+/** The columns listedTimesArray(…, true) reads from its subquery. */
+export const listedTimeColumns = (row: string) => jsonRowsColumnsSql(listedTimeFields(row));
 
 /** An entry `t` of times and its row `l` of time_user_rows: the row's key, from the entry. */
 const ROW_OF_ENTRY = `l.user_id = t.user_id AND l.month = substr(t.date_worked, 1, 7)

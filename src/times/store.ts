@@ -6,10 +6,13 @@ import { type ListQuery, readList, type WholeListSql } from '../db/list-reader';
 import type { Db } from '../db/open';
 import type { ReaderPool } from '../db/readers';
 import type { ShortLists } from '../db/short-lists';
+import { jsonArrayOfSql } from '../db/sql-json';
 import { type CsvNames, type TimeRow, timeText } from './json';
 import {
   computedTimeJson,
+  listedTimeColumns,
   listedTimeJson,
+  listedTimesArray,
   namesJoin,
   TIME_HISTORY_JSON,
   USER_ROW_OF_TIME,
@@ -186,17 +189,35 @@ export function timeListQuery(f: TimeListFilters): ListQuery & { whole: WholeLis
   if (f.userIds.length > 0) {
     // time_user_rows has the columns of times that timeWhere reads, under the same names.
     const { clause, params } = withMonths(timeWhere(f, 't.time_id'), f);
+    const order = orderBy(f.order, 't.changed_at');
     const ordered = `SELECT ${shown(listedTimeJson('t'))} AS json FROM time_user_rows t ${namesJoin('t')}
-      ${clause} ${orderBy(f.order, 't.changed_at')}`;
+      ${clause} ${order}`;
     // The counts read the narrow times_user_date, which covers every column they test
     // (~50 µs for one user's month, against ~120 µs over the wide rows).
     const counted = timeWhere(f);
-    return timeList(counted, ordered, params, counted.params);
+    // One user's month in list order is one range of time_user_rows's key (user, month,
+    // last change, uuid): read in key order, its rows need no ORDER BY, so json_rows
+    // takes them straight from the table instead of through a subquery that copies
+    // every value once more (~25 % of the statement). test/api/times/listed-json.test.ts
+    // checks the plan.
+    const inKeyOrder = f.userIds.length === 1 && !f.order && / t\.month = \?/.test(clause);
+    const body = f.withStatus
+      ? undefined
+      : inKeyOrder
+        ? `SELECT ${listedTimesArray('t')} FROM time_user_rows t ${clause}`
+        : `SELECT ${listedTimesArray('t', true)} FROM (SELECT ${listedTimeColumns('t')}
+            FROM time_user_rows t ${clause} ${order})`;
+    return timeList(counted, ordered, params, counted.params, body);
   }
   const where = timeWhere(f);
+  const order = orderBy(f.order, 'coalesce(t.updated_at, t.created_at)');
   const ordered = `SELECT ${shown(listedTimeJson('l'))} AS json FROM ${where.from} ${USER_ROW_OF_TIME}
-    ${namesJoin('l')} ${where.clause} ${orderBy(f.order, 'coalesce(t.updated_at, t.created_at)')}`;
-  return timeList(where, ordered, where.params);
+    ${namesJoin('l')} ${where.clause} ${order}`;
+  const body = f.withStatus
+    ? undefined
+    : `SELECT ${listedTimesArray('l', true)} FROM (SELECT ${listedTimeColumns('l')}
+        FROM ${where.from} ${USER_ROW_OF_TIME} ${where.clause} ${order})`;
+  return timeList(where, ordered, where.params, undefined, body);
 }
 
 /**
@@ -225,25 +246,26 @@ function withMonths(where: TimeWhere, f: TimeListFilters): TimeWhere {
 
 /**
  * A time list's statements: counted over `counted`, its rows `ordered` (a `json` column in
- * list order, no LIMIT). Read whole, it is one JSON array joined by SQLite, unpaged:
- * `ORDER BY … LIMIT` makes SQLite keep a B-tree of the best rows instead of using its
- * sorter, which for one user's month (~550 rows of ~300 bytes) cost as much as all the
- * rest of the statement. SQLite keeps the ORDER BY of a FROM subquery whose outer query
- * has an order-sensitive aggregate such as group_concat (select.c, the rules for omitting
- * an ORDER BY), so the rows are joined in list order; test/api/times/times.test.ts checks it.
+ * list order, no LIMIT). Read whole, it is one JSON array written by json_rows (`body`, by
+ * default over `ordered`), unpaged: `ORDER BY … LIMIT` makes SQLite keep a B-tree of the
+ * best rows instead of using its sorter, which for one user's month (~550 rows of ~300
+ * bytes) cost as much as all the rest of the statement. SQLite keeps the ORDER BY of a
+ * FROM subquery whose outer query is an aggregate of that one subquery (select.c, the
+ * rules for omitting an ORDER BY), so the rows come in list order;
+ * test/api/times/times.test.ts checks it.
  */
 const timeList = (
   counted: TimeWhere,
   ordered: string,
   params: unknown[],
   countParams?: unknown[],
+  body = `SELECT ${jsonArrayOfSql('json')} FROM (${ordered})`,
 ): ListQuery & { whole: WholeListSql } => ({
   countSql: `SELECT count(*) FROM ${counted.from} ${counted.clause}`,
   pageSql: `${ordered} LIMIT ? OFFSET ?`,
   whole: {
     cappedCountSql: `SELECT count(*) FROM (SELECT 1 FROM ${counted.from} ${counted.clause} LIMIT ?)`,
-    bodySql: `SELECT CAST('[' || coalesce(group_concat(json, ','), '') || ']' AS BLOB)
-      FROM (${ordered})`,
+    bodySql: body,
   },
   params,
   countParams,

@@ -85,12 +85,17 @@ for (const [name, open] of [
           // A calendar month is one range of the key, already in list order: no sort.
           assert.match(p, /SEARCH t USING PRIMARY KEY \(user_id=\? AND month=\?\)/);
           assert.doesNotMatch(p, /SCAN t\b|TEMP B-TREE FOR ORDER BY/);
-          // Not the index of times and a table row per listed entry; the names it borrows
-          // are one lookup by primary key each in small tables.
+          // Not the index of times and a table row per listed entry.
           assert.doesNotMatch(p, /times_user_date|SCAN (lu|lp|ls)\b/);
-          assert.match(p, /SEARCH lp USING INTEGER PRIMARY KEY/);
-          assert.match(p, /SEARCH ls USING INTEGER PRIMARY KEY/);
         }
+        // A page joins the names it borrows, one lookup by primary key each in small
+        // tables; the whole body has json_rows look them up once per list.
+        assert.match(plans.page, /SEARCH lp USING INTEGER PRIMARY KEY/);
+        assert.match(plans.page, /SEARCH ls USING INTEGER PRIMARY KEY/);
+        // …and reads the rows straight from the table, in key order: nothing between the
+        // range and the aggregate that could reorder them (a subquery, a join, a sort).
+        assert.match(plans.body, /^SEARCH t USING PRIMARY KEY \(user_id=\? AND month=\?\)$/m);
+        assert.doesNotMatch(plans.body, /CO-ROUTINE|MATERIALIZE|TEMP B-TREE|SEARCH (lu|lp|ls)\b/);
         // Counted in the narrow index that covers what the count tests, not the wide rows.
         for (const p of [plans.count, plans.cappedCount]) {
           assert.match(
