@@ -36,12 +36,7 @@ const LIMITS: Record<RowId, string> = {
     'further than 1,001), and being short it is read whole in one statement that answers ' +
     "the body: one range of `time_user_rows` (sql/009: each entry's own fields, the dates " +
     'and quoted texts already as JSON, keyed by user, month and last change, so a calendar ' +
-    'month is ~40 neighbouring pages already in list order and nothing is sorted), each ' +
-    "entry's JSON written by one `format()` with its username, project slugs and activity " +
-    'slugs joined from small tables, all joined by `group_concat` into one BLOB that is ' +
-    'written to the socket as it is (src/times/json-sql.ts, src/times/store.ts timeList, ' +
-    'src/http/list.ts). In-process ~0.8 ms of CPU (the stored JSON it replaced: ~0.3 ms): ' +
-    'writing ~550 objects is ~0.9 µs each. That statement runs on ' +
+    "month is ~40 neighbouring pages already in list order and nothing is sorted), all written into one BLOB by `json_rows`, an aggregate of our SQLite extension (src/db/native/json_rows.c), which takes the rows straight from that range (no ORDER BY: they come in list order), puts each one's values into one buffer, and looks its username, project slugs and activity slugs up once per list (on a read-only connection it keeps them for later lists while nothing is written to the file), and the BLOB is written to the socket as it is (src/times/json-sql.ts, src/times/store.ts timeList, src/http/list.ts). Until c146c94 each entry was written by one `format()`, its names joined per row, and the texts joined by `group_concat`: in-process ~0.8 ms of CPU on the published machine (the stored JSON before sql/009: ~0.3 ms); on a slower machine the count and body of a month went from 476–673 to 834–959 a second with json_rows. That statement runs on " +
     'a list worker thread, each with a read-only connection of its own, one per core at ' +
     'most, and the body comes back in a slot of a buffer shared with them ' +
     '(src/db/short-lists.ts): the SQL of months runs on both cores while the event loop ' +
@@ -205,7 +200,7 @@ const CLOSE: Partial<Record<RowId, string>> = {
   project:
     "Closing the gap: as for 1a; the statement is already one lookup of the project's stored JSON.",
   month:
-    'Closing the gap: not closed (issue 30). Until sql/009 each ' +
+    "Closing the gap: not closed in the published run (issue 30). Since it, a month is written by json_rows (c146c94, above). Side by side on a 2 × AMD EPYC machine that is 2.5–3× slower than the published run's (its bare server 3,700–4,500 req/s), four alternating turns of 8 s per build: 614–796 lists/s, p50 11.7–15.1 ms, p99 26.3–33.0 ms, against 519–577 lists/s, p50 16.2–18.3 ms, p99 34.8–36.9 ms for the build before (6e93508): +39 % at the median. Should the published machine gain as much (~1,500 lists/s), p99 would come near 13–14 ms at the ratio p99/p50 it shows; that is not measured. The name lookups once per list and no subquery between the range and the aggregate were worth most of it: in-process, the same aggregate fed by the joins or through an ordered subquery gained 20 % and 10 %. Before: until sql/009 each " +
     "entry's whole JSON was stored twice (730 MiB with its indexes, 70 % of the file) and a " +
     'month was read as ~550 stored texts joined (~0.3 ms of CPU in-process); now it is ' +
     'written at read time from rows that hold no borrowed names (~0.8 ms), so the file is ' +
