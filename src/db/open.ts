@@ -8,7 +8,7 @@ export interface OpenOptions {
   readonly?: boolean;
   /** better-sqlite3's addon, loaded already (a worker thread of the executable). */
   addon?: unknown;
-  /** Our SQLite extension's file (a worker thread: NativeFiles); else sqliteExtensionFile(). */
+  /** Our SQLite extension's file (a worker: from the thread that starts it); else found. */
   extension?: string;
 }
 
@@ -60,8 +60,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
   }
   db.pragma('foreign_keys = ON');
-  // json_rows(), with which lists are written (src/db/json-rows.ts): on every connection,
-  // so that any statement can run on any of them.
+  // json_rows(), with which lists are written (jsonRowsSql in sql-json.ts): on every
+  // connection opened here, so that any statement can run on any of them.
   db.loadExtension(options.extension ?? sqliteExtensionFile());
   return db;
 }

@@ -54,11 +54,11 @@ export function formatObjectSql<T>(fields: JsonFieldsOf<T>): string {
  * The JSON array of the objects of the fields, one per row, in the order the rows come:
  * `json_rows(template, lookups, value, …)`, an aggregate of our SQLite extension
  * (src/db/native/json_rows.c), whose result is the list's body as a BLOB. It writes the
- * same bytes as formatObjectSql per row (test/api/times/listed-json.test.ts), in a third
- * of the time for a month's list: values go straight into one buffer, and each name is
- * looked up once per list rather than joined once per row. `column(i)` names the i-th
- * value when they come from a subquery (see jsonRowsColumnsSql), else the expressions
- * themselves are its arguments.
+ * same bytes as formatObjectSql per row (test/api/times/listed-json.test.ts), a month's
+ * list in ~60 % of the time that format() and group_concat took: values go straight into
+ * one buffer, and each name is looked up once per list rather than joined once per row.
+ * `column(i)` names the i-th value when they come from a subquery (see
+ * jsonRowsColumnsSql), else the expressions themselves are its arguments.
  */
 export function jsonRowsSql<T>(fields: JsonFieldsOf<T>, column?: (i: number) => string): string {
   const entries = Object.entries<JsonValueSql>(fields);

@@ -1,10 +1,11 @@
 /*
  * json_rows(template, lookups, value, ...): an aggregate SQL function that writes a JSON
- * array of objects, one per row, in the order the rows come (src/db/json-rows.ts).
+ * array of objects, one per row, in the order the rows come (jsonRowsSql in
+ * src/db/sql-json.ts).
  *
  * Why C: a user's month of time entries (~550 rows) written by format() and joined by
  * group_concat spent most of its time in SQLite's interpreter moving each value through
- * a function call, and ~40 % of the rest looking up the same few names (a username,
+ * a function call, and about a quarter of it looking up the same few names (a username,
  * project slugs, activity slugs) by primary key once per row. Here each row's values go
  * straight into one buffer, and each name is looked up once per list.
  *
@@ -13,7 +14,8 @@
  *              %q  the value as json_quote() writes it: text as a JSON string (escaped
  *                  byte for byte as SQLite escapes it), a number as it is, NULL as null
  *              %1 … %9  the value is an integer key: the JSON text that lookup N (below)
- *                  gives for it (NULL or no row: null)
+ *                  gives for it (NULL or no row: null; the triggers of sql/ give every
+ *                  key its row, and `admin check` reports an entry whose row is missing)
  *              %%  a percent sign
  * lookups    SQL statements separated by ';', each taking the key as ?1 and answering
  *            one column of JSON text. Their answers are remembered for the rest of the
