@@ -4,18 +4,16 @@
 // about two thirds of a real import's time, and the checks and the CSV reading, the
 // rest, run on two cores instead of one after the other.
 import { parentPort, workerData } from 'node:worker_threads';
-import { beforeCommit, openDatabase, writeTransaction } from '../db/open';
+import type { NativeFiles } from '../db/native';
+import { beforeCommit, openDatabase, workerOpenOptions, writeTransaction } from '../db/open';
 import { createReaderPool } from '../db/readers';
 import type { ImportPlan } from '../importers/plan';
 import { createPlanWriter } from '../importers/plan-writer';
 import { createProjectJsonStore } from '../projects/json-store';
 import { importStores } from './import-stores';
 
-export interface ImportWriterData {
+export interface ImportWriterData extends NativeFiles {
   file: string;
-  /** better-sqlite3's native addon, loaded from this file (the bundle cannot find it). */
-  addonFile: string;
-  extensionFile: string;
   /** The connection's page cache, KiB. */
   cacheKib: number;
 }
@@ -26,10 +24,9 @@ export type ImportWriterInput = ImportPlan | 'close';
 /** From the worker: a plan committed, its failure (nothing of it written), or closed. */
 export type ImportWriterReply = { written: true } | { failed: string } | { closed: true };
 
-const { file, addonFile, extensionFile, cacheKib } = workerData as ImportWriterData;
-const addon = { exports: {} };
-process.dlopen(addon, addonFile);
-const db = openDatabase(file, { addon: addon.exports, extension: extensionFile });
+const { file, cacheKib, ...native } = workerData as ImportWriterData;
+const opening = workerOpenOptions(native);
+const db = openDatabase(file, opening);
 db.pragma(`cache_size = -${cacheKib}`);
 // Statement journals in memory. Each insert of an entry fires triggers (sql/006,
 // sql/009), so inside the batch's transaction SQLite journals the pages it changes, to
@@ -41,7 +38,7 @@ db.pragma(`cache_size = -${cacheKib}`);
 db.pragma('temp_store = MEMORY');
 // Its writes leave no project's JSON stale, as the server's do.
 beforeCommit(db, createProjectJsonStore(db).fillAll);
-const readers = createReaderPool(file, { addon: addon.exports });
+const readers = createReaderPool(file, opening);
 const writer = createPlanWriter(importStores(db, readers));
 
 const port = parentPort as NonNullable<typeof parentPort>;

@@ -2,7 +2,7 @@
 // batch's plan and goes on checking the next batch while it is written. Its answers come
 // in the order the plans went.
 
-import { nativeBindingFile, sqliteExtensionFile } from '../db/native';
+import { nativeFiles } from '../db/native';
 import { importWriterSource } from '../embedded';
 import { startWorker } from '../heap-growth';
 import { type ImportPlan, planBuffers } from '../importers/plan';
@@ -23,12 +23,7 @@ export async function startImportWriter(
   file: string,
   cacheKib: number,
 ): Promise<ImportWriterThread> {
-  const data: ImportWriterData = {
-    file,
-    addonFile: nativeBindingFile(),
-    extensionFile: sqliteExtensionFile(),
-    cacheKib,
-  };
+  const data: ImportWriterData = { file, ...nativeFiles(), cacheKib };
   const worker = startWorker(await importWriterSource(), { eval: true, workerData: data });
   const waiting: { resolve: () => void; reject: (err: Error) => void }[] = [];
   let broken: Error | undefined;

@@ -37,6 +37,20 @@ export function setSqliteExtensionLoader(file: () => string): void {
 }
 
 /**
+ * What a worker thread needs to load the native code the thread that starts it loaded
+ * (a bundle cannot find either the way the sources do): open.ts workerOpenOptions.
+ */
+export interface NativeFiles {
+  addonFile: string;
+  extensionFile: string;
+}
+
+export const nativeFiles = (): NativeFiles => ({
+  addonFile: nativeBindingFile(),
+  extensionFile: sqliteExtensionFile(),
+});
+
+/**
  * The file of the addon this process uses, for a worker thread to load it too (a bundle
  * cannot find it the way better-sqlite3 does): the executable's copy, else node_modules'.
  */

@@ -1,6 +1,6 @@
 // Opens the database file with the pragmas every connection needs, once.
 import Database from 'better-sqlite3';
-import { nativeBinding, sqliteExtensionFile } from './native';
+import { type NativeFiles, nativeBinding, sqliteExtensionFile } from './native';
 
 export type Db = Database.Database;
 
@@ -10,6 +10,16 @@ export interface OpenOptions {
   addon?: unknown;
   /** Our SQLite extension's file (a worker: from the thread that starts it); else found. */
   extension?: string;
+}
+
+/**
+ * In a worker thread: the options with which its connections load the native code from
+ * the files the starting thread gave it (nativeFiles); the addon is loaded here, once.
+ */
+export function workerOpenOptions(files: NativeFiles): OpenOptions {
+  const addon = { exports: {} };
+  process.dlopen(addon, files.addonFile);
+  return { addon: addon.exports, extension: files.extensionFile };
 }
 
 /**

@@ -7,13 +7,11 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { type ListQuery, readWholeList, type WholeListSql } from './list-reader';
-import { openDatabase, statementCache } from './open';
+import type { NativeFiles } from './native';
+import { openDatabase, statementCache, workerOpenOptions } from './open';
 
-export interface ShortListWorkerData {
+export interface ShortListWorkerData extends NativeFiles {
   file: string;
-  /** better-sqlite3's native addon, loaded from this file (the bundle cannot find it). */
-  addonFile: string;
-  extensionFile: string;
   /** The bodies' slots, `slotBytes` each. */
   slab: SharedArrayBuffer;
   slotBytes: number;
@@ -43,14 +41,8 @@ export type ShortListReply =
   | { id: number; tooLarge: true }
   | { id: number; error: string };
 
-const { file, addonFile, extensionFile, slab, slotBytes } = workerData as ShortListWorkerData;
-const addon = { exports: {} };
-process.dlopen(addon, addonFile);
-const db = openDatabase(file, {
-  readonly: true,
-  addon: addon.exports,
-  extension: extensionFile,
-});
+const { file, slab, slotBytes, ...native } = workerData as ShortListWorkerData;
+const db = openDatabase(file, { readonly: true, ...workerOpenOptions(native) });
 const sql = statementCache(db);
 const slots = Buffer.from(slab);
 const port = parentPort;

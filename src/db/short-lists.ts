@@ -32,7 +32,7 @@ import { shortListWorkerSource } from '../embedded';
 import { startWorker } from '../heap-growth';
 import type { Logger } from '../log';
 import { type ListQuery, readWholeList, type WholeList, type WholeListSql } from './list-reader';
-import { nativeBindingFile, sqliteExtensionFile } from './native';
+import { nativeFiles } from './native';
 import { inSnapshot, type ReaderPool } from './readers';
 import type { ShortListReply, ShortListRequest, ShortListWorkerData } from './short-list-worker';
 
@@ -266,8 +266,7 @@ export function startShortLists(
   const spawn = (code: string) => {
     const data: ShortListWorkerData = {
       file,
-      addonFile: nativeBindingFile(),
-      extensionFile: sqliteExtensionFile(),
+      ...nativeFiles(),
       slab,
       slotBytes: SLOT_BYTES,
     };

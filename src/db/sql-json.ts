@@ -51,16 +51,19 @@ export function formatObjectSql<T>(fields: JsonFieldsOf<T>): string {
 }
 
 /**
- * The JSON array of the objects of the fields, one per row, in the order the rows come:
+ * The JSON array of the objects of the fields, one per row, as one list's body (a BLOB):
  * `json_rows(template, lookups, value, …)`, an aggregate of our SQLite extension
- * (src/db/native/json_rows.c), whose result is the list's body as a BLOB. It writes the
- * same bytes as formatObjectSql per row (test/api/times/listed-json.test.ts), a month's
- * list in ~60 % of the time that format() and group_concat took: values go straight into
- * one buffer, and each name is looked up once per list rather than joined once per row.
- * `column(i)` names the i-th value when they come from a subquery (see
- * jsonRowsColumnsSql), else the expressions themselves are its arguments.
+ * (src/db/native/json_rows.c). It writes the same bytes as formatObjectSql per row
+ * (test/api/times/listed-json.test.ts), a month's list in ~60 % of the time that format()
+ * and group_concat took: values go straight into one buffer, and each name is looked up
+ * once per list rather than joined once per row.
+ *
+ * The call is worked out once, here; the function returned writes a list's SELECT from
+ * `from` (FROM … WHERE, with no joins for the names): with no `order`, the rows are taken
+ * as they come (a range of a key already in list order), else through a subquery that
+ * orders them (SQLite keeps the ORDER BY of a FROM subquery under an aggregate of it).
  */
-export function jsonRowsSql<T>(fields: JsonFieldsOf<T>, column?: (i: number) => string): string {
+export function jsonRows<T>(fields: JsonFieldsOf<T>): (from: string, order?: string) => string {
   const entries = Object.entries<JsonValueSql>(fields);
   const lookups: string[] = [];
   const template = entries
@@ -77,20 +80,19 @@ export function jsonRowsSql<T>(fields: JsonFieldsOf<T>, column?: (i: number) => 
     lookups.some((l) => /[;']/.test(l)) ||
     entries.some(([k]) => /[%'"\\]/.test(k))
   ) {
-    throw new Error('jsonRowsSql: a key, or a lookup, that json_rows cannot take');
+    throw new Error('jsonRows: a key, or a lookup, that json_rows cannot take');
   }
-  const values = entries.map(([, v], i) => (column ? column(i) : valueSql(v)));
-  return `json_rows('{${template}}', '${lookups.join('; ')}', ${values.join(', ')})`;
+  const values = entries.map(([, v]) => ('json' in v ? v.json : 'text' in v ? v.text : v.key));
+  const call = (args: string[]) =>
+    `json_rows('{${template}}', '${lookups.join('; ')}', ${args.join(', ')})`;
+  const direct = call(values);
+  const overSubquery = call(values.map((_, i) => `v${i}`));
+  const columns = values.map((sql, i) => `${sql} AS v${i}`).join(', ');
+  return (from, order) =>
+    order === undefined
+      ? `SELECT ${direct} FROM ${from}`
+      : `SELECT ${overSubquery} FROM (SELECT ${columns} FROM ${from} ${order})`;
 }
-
-/** The values of jsonRowsSql as a subquery's columns v0, v1, …: `column` is then `v${i}`. */
-export function jsonRowsColumnsSql<T>(fields: JsonFieldsOf<T>): string {
-  return Object.values<JsonValueSql>(fields)
-    .map((v, i) => `${valueSql(v)} AS v${i}`)
-    .join(', ');
-}
-
-const valueSql = (v: JsonValueSql) => ('json' in v ? v.json : 'text' in v ? v.text : v.key);
 
 /** json_rows over a column whose values are JSON objects already: the array of them. */
 export const jsonArrayOfSql = (column: string) => `json_rows('%s', '', ${column})`;

@@ -5,16 +5,15 @@
 // A resource's worker entry (reports/report-worker.ts) calls serveTextStreams with what
 // makes its body; this file knows no resource.
 import { parentPort, workerData } from 'node:worker_threads';
+import { workerOpenOptions } from './open';
 import { createReaderPool, type Reader } from './readers';
 import type { OpenText, TextReply, TextRequest, TextSource, TextWorkerData } from './text-streams';
 
 export function serveTextStreams<R>(openText: OpenText<R>): void {
   const port = parentPort;
   if (!port) throw new Error('serveTextStreams runs in a worker thread');
-  const { file, addonFile, extensionFile } = workerData as TextWorkerData;
-  const addon = { exports: {} };
-  process.dlopen(addon, addonFile);
-  const readers = createReaderPool(file, { addon: addon.exports, extension: extensionFile });
+  const { file, ...native } = workerData as TextWorkerData;
+  const readers = createReaderPool(file, workerOpenOptions(native));
   const open = new Map<number, { reader: Reader; source?: TextSource }>();
 
   /** Closes a stream's statement and gives its connection (and snapshot) back. */

@@ -15,7 +15,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Statement } from 'better-sqlite3';
 import { startWorker } from '../heap-growth';
 import type { Logger } from '../log';
-import { nativeBindingFile, sqliteExtensionFile } from './native';
+import { type NativeFiles, nativeFiles } from './native';
 import type { Reader, ReaderPool } from './readers';
 
 /** A piece of a body; `done` on its last. */
@@ -42,11 +42,8 @@ export interface TextStream {
   close(): void;
 }
 
-export interface TextWorkerData {
+export interface TextWorkerData extends NativeFiles {
   file: string;
-  /** better-sqlite3's native addon, loaded from this file (the bundle cannot find it). */
-  addonFile: string;
-  extensionFile: string;
 }
 
 /** To the worker: a stream's first piece (with what to read), a next piece, its end. */
@@ -176,8 +173,7 @@ export function startTextStreams<R>(params: {
     if (done) return undefined;
     const data: TextWorkerData = {
       file,
-      addonFile: nativeBindingFile(),
-      extensionFile: sqliteExtensionFile(),
+      ...nativeFiles(),
     };
     const spawned = startWorker(code, { eval: true, workerData: data });
     spawned.unref();

@@ -8,13 +8,7 @@
 //   (dates, quoted text) already as JSON; its username, project slugs and activity slugs
 //   are joined from small tables, so a rename rewrites one small row, never the entries.
 import { hasSlugSql } from '../activities/store';
-import {
-  formatObjectSql,
-  type JsonFieldsOf,
-  jsonRowsColumnsSql,
-  jsonRowsSql,
-  type NameLookup,
-} from '../db/sql-json';
+import { formatObjectSql, type JsonFieldsOf, jsonRows, type NameLookup } from '../db/sql-json';
 import { projectSlugsSql } from '../projects/store';
 import { usernameSql } from '../users/store';
 import { type TimeJson, type TimeJsonSources, timeHistorySql, timeJsonSql } from './json';
@@ -100,16 +94,15 @@ const listedTimeFields = (row: string): JsonFieldsOf<TimeJson> => ({
 /** One time's API JSON from its row `row` of time_user_rows, with namesJoin(row). */
 export const listedTimeJson = (row: string) => formatObjectSql(listedTimeFields(row));
 
-/**
- * The API JSON of the times of rows `row` of time_user_rows, as one array in the order
- * the rows come (no namesJoin: the names are looked up). Over a subquery whose columns
- * are listedTimeColumns, pass `fromSubquery`.
- */
-export const listedTimesArray = (row: string, fromSubquery = false) =>
-  jsonRowsSql(listedTimeFields(row), fromSubquery ? (i) => `v${i}` : undefined);
+const LISTED_TIMES = { t: jsonRows(listedTimeFields('t')), l: jsonRows(listedTimeFields('l')) };
 
-/** The columns listedTimesArray(…, true) reads from its subquery. */
-export const listedTimeColumns = (row: string) => jsonRowsColumnsSql(listedTimeFields(row));
+/**
+ * The SELECT of a list's body: the API JSON of the times whose rows `row` of
+ * time_user_rows `from` reads (FROM … WHERE, no namesJoin: the names are looked up), as
+ * one array, in `order`, or as the rows come when there is none (see jsonRows).
+ */
+export const listedTimesSql = (row: keyof typeof LISTED_TIMES, from: string, order?: string) =>
+  LISTED_TIMES[row](from, order);
 
 /** An entry `t` of times and its row `l` of time_user_rows: the row's key, from the entry. */
 const ROW_OF_ENTRY = `l.user_id = t.user_id AND l.month = substr(t.date_worked, 1, 7)

@@ -10,9 +10,8 @@ import { jsonArrayOfSql } from '../db/sql-json';
 import { type CsvNames, type TimeRow, timeText } from './json';
 import {
   computedTimeJson,
-  listedTimeColumns,
   listedTimeJson,
-  listedTimesArray,
+  listedTimesSql,
   namesJoin,
   TIME_HISTORY_JSON,
   USER_ROW_OF_TIME,
@@ -188,7 +187,7 @@ export function timeListQuery(f: TimeListFilters): ListQuery & { whole: WholeLis
   }
   if (f.userIds.length > 0) {
     // time_user_rows has the columns of times that timeWhere reads, under the same names.
-    const { clause, params } = withMonths(timeWhere(f, 't.time_id'), f);
+    const { clause, params, oneMonth } = withMonths(timeWhere(f, 't.time_id'), f);
     const order = orderBy(f.order, 't.changed_at');
     const ordered = `SELECT ${shown(listedTimeJson('t'))} AS json FROM time_user_rows t ${namesJoin('t')}
       ${clause} ${order}`;
@@ -198,15 +197,12 @@ export function timeListQuery(f: TimeListFilters): ListQuery & { whole: WholeLis
     // One user's month in list order is one range of time_user_rows's key (user, month,
     // last change, uuid): read in key order, its rows need no ORDER BY, so json_rows
     // takes them straight from the table instead of through a subquery that copies
-    // every value once more (~25 % of the statement). test/api/times/listed-json.test.ts
+    // every value once more (~25 % of the statement). test/api/times/query-plan.test.ts
     // checks the plan.
-    const inKeyOrder = f.userIds.length === 1 && !f.order && / t\.month = \?/.test(clause);
+    const inKeyOrder = f.userIds.length === 1 && !f.order && oneMonth;
     const body = f.withStatus
       ? undefined
-      : inKeyOrder
-        ? `SELECT ${listedTimesArray('t')} FROM time_user_rows t ${clause}`
-        : `SELECT ${listedTimesArray('t', true)} FROM (SELECT ${listedTimeColumns('t')}
-            FROM time_user_rows t ${clause} ${order})`;
+      : listedTimesSql('t', `time_user_rows t ${clause}`, inKeyOrder ? undefined : order);
     return timeList(counted, ordered, params, counted.params, body);
   }
   const where = timeWhere(f);
@@ -215,17 +211,16 @@ export function timeListQuery(f: TimeListFilters): ListQuery & { whole: WholeLis
     ${namesJoin('l')} ${where.clause} ${order}`;
   const body = f.withStatus
     ? undefined
-    : `SELECT ${listedTimesArray('l', true)} FROM (SELECT ${listedTimeColumns('l')}
-        FROM ${where.from} ${USER_ROW_OF_TIME} ${where.clause} ${order})`;
+    : listedTimesSql('l', `${where.from} ${USER_ROW_OF_TIME} ${where.clause}`, order);
   return timeList(where, ordered, where.params, undefined, body);
 }
 
 /**
  * The months of time_user_rows's key (sql/009) that the date filters span, added to its
- * WHERE: one month by equality, so that its rows come in list order and need no sort
- * (SQLite still sorts a range of several); the date filters stay for the days.
+ * WHERE: one month by equality (`oneMonth`), so that its rows come in list order and need
+ * no sort (SQLite still sorts a range of several); the date filters stay for the days.
  */
-function withMonths(where: TimeWhere, f: TimeListFilters): TimeWhere {
+function withMonths(where: TimeWhere, f: TimeListFilters): TimeWhere & { oneMonth: boolean } {
   const first = f.start?.slice(0, 7);
   const last = f.end?.slice(0, 7);
   const months: string[] = [];
@@ -234,14 +229,15 @@ function withMonths(where: TimeWhere, f: TimeListFilters): TimeWhere {
     months.push(sql);
     params.push(month);
   };
-  if (first !== undefined && first === last) add('t.month = ?', first);
+  const oneMonth = first !== undefined && first === last;
+  if (oneMonth) add('t.month = ?', first);
   else {
     if (first !== undefined) add('t.month >= ?', first);
     if (last !== undefined) add('t.month <= ?', last);
   }
-  if (months.length === 0) return where;
+  if (months.length === 0) return { ...where, oneMonth };
   const clause = `${where.clause ? `${where.clause} AND` : 'WHERE'} ${months.join(' AND ')}`;
-  return { ...where, clause, params };
+  return { ...where, clause, params, oneMonth };
 }
 
 /**
