@@ -1,5 +1,5 @@
 // Where the native code comes from: better-sqlite3's addon and our SQLite extension
-// (src/db/native/json_rows.c, which writes lists' JSON: jsonRowsSql in sql-json.ts). From
+// (src/db/native/json_rows.c, which writes lists' JSON: jsonRows in sql-json.ts). From
 // source, better-sqlite3 finds its addon in node_modules itself and the extension is
 // dist/native/json_rows.so, compiled by build.mjs (npm start and npm test run it first);
 // the single executable carries both as assets (issue 6) and sets the loaders below

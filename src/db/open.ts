@@ -70,7 +70,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
   }
   db.pragma('foreign_keys = ON');
-  // json_rows(), with which lists are written (jsonRowsSql in sql-json.ts): on every
+  // json_rows(), with which lists are written (jsonRows in sql-json.ts): on every
   // connection opened here, so that any statement can run on any of them.
   db.loadExtension(options.extension ?? sqliteExtensionFile());
   return db;

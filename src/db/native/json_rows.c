@@ -1,6 +1,6 @@
 /*
  * json_rows(template, lookups, value, ...): an aggregate SQL function that writes a JSON
- * array of objects, one per row, in the order the rows come (jsonRowsSql in
+ * array of objects, one per row, in the order the rows come (jsonRows in
  * src/db/sql-json.ts).
  *
  * Why C: a user's month of time entries (~550 rows) written by format() and joined by
