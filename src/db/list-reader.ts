@@ -4,6 +4,7 @@
 // worker thread (db/short-lists.ts).
 import type { Statement } from 'better-sqlite3';
 import type { ReaderPool } from './readers';
+import { MORE_ROWS } from './sql-json';
 
 /** A store's list statement: fixed SQL chosen by which filters are present. */
 export interface ListQuery {
@@ -18,11 +19,13 @@ export interface ListQuery {
   countParams?: readonly unknown[];
 }
 
-/** The statements of readWholeList, with the parameters of the list's. */
+/** The statement of readWholeList, with the parameters of the list's. */
 export interface WholeListSql {
-  /** SELECT of how many rows there are, counting no further than a last parameter. */
-  cappedCountSql: string;
-  /** SELECT of the whole list, unpaged, as one JSON array: a BLOB of its UTF-8. */
+  /**
+   * SELECT of the whole list, unpaged, in one pass: one JSON array (a BLOB of its UTF-8)
+   * and its count of rows. Its first parameter, before the list's, is the most rows the
+   * list may have; it fails with MORE_ROWS past it (jsonRows in sql-json.ts).
+   */
   bodySql: string;
 }
 
@@ -36,24 +39,23 @@ export interface WholeList {
 
 /**
  * The list as one JSON array when it has at most `cap` rows (undefined otherwise), read in
- * the snapshot the caller holds: counted no further than `cap + 1`, then its body read.
+ * the snapshot the caller holds by one statement that counts it as it writes it, and
+ * stops at row `cap + 1`.
  */
 export function readWholeList(
   sql: (text: string) => Statement,
-  list: Pick<ListQuery, 'params' | 'countParams'> & { whole: WholeListSql },
+  list: Pick<ListQuery, 'params'> & { whole: WholeListSql },
   cap: number,
 ): WholeList | undefined {
-  const { whole, params } = list;
-  const count = sql(whole.cappedCountSql)
-    .pluck()
-    .get(...(list.countParams ?? params), cap + 1) as number;
-  if (count > cap) return undefined;
-  return {
-    count,
-    body: sql(whole.bodySql)
-      .pluck()
-      .get(...params) as Buffer,
-  };
+  try {
+    const [body, count] = sql(list.whole.bodySql)
+      .raw()
+      .get(cap, ...list.params) as [Buffer, number];
+    return { count, body };
+  } catch (err) {
+    if (err instanceof Error && err.message === MORE_ROWS) return undefined;
+    throw err;
+  }
 }
 
 /**

@@ -184,14 +184,13 @@ export function startShortLists(
   const freeSlots = Array.from({ length: SLOTS }, (_, i) => i);
   let nextId = 1;
   const workers = new Set<ListWorker>();
-  /** Each list shape's number, by its statements' text. */
+  /** Each list shape's number, by its statement's text. */
   const shapes = new Map<string, number>();
   const shapeOf = (whole: WholeListSql): number | undefined => {
-    const key = `${whole.cappedCountSql}\0${whole.bodySql}`;
-    let shape = shapes.get(key);
+    let shape = shapes.get(whole.bodySql);
     if (shape === undefined && shapes.size < MAX_SHAPES) {
       shape = shapes.size;
-      shapes.set(key, shape);
+      shapes.set(whole.bodySql, shape);
     }
     return shape;
   };
@@ -387,7 +386,6 @@ export function startShortLists(
       shape,
       whole: known ? undefined : query.whole,
       params: query.params,
-      countParams: query.countParams,
       cap,
       slot,
     };

@@ -260,7 +260,6 @@ const timeList = (
   countSql: `SELECT count(*) FROM ${counted.from} ${counted.clause}`,
   pageSql: `${ordered} LIMIT ? OFFSET ?`,
   whole: {
-    cappedCountSql: `SELECT count(*) FROM (SELECT 1 FROM ${counted.from} ${counted.clause} LIMIT ?)`,
     bodySql: body,
   },
   params,

@@ -1,6 +1,6 @@
 /*
- * json_rows(template, lookups, value, ...): an aggregate SQL function that writes a JSON
- * array of objects, one per row, in the order the rows come (jsonRows in
+ * json_rows(template, lookups, most, value, ...): an aggregate SQL function that writes a
+ * JSON array of objects, one per row, in the order the rows come (jsonRows in
  * src/db/sql-json.ts).
  *
  * Why C: a user's month of time entries (~550 rows) written by format() and joined by
@@ -24,8 +24,13 @@
  *            same counter as PRAGMA data_version, moves with every commit of any
  *            connection or process): a cached name is never one the snapshot would not
  *            read itself.
+ * most       the most rows the list may have, or NULL for no limit. One row more stops
+ *            the statement with the error MORE_ROWS (below): a list read whole is
+ *            counted by the same pass that writes it (count(*) beside it), and one too
+ *            long to be read whole (it is paged instead) costs no more than counting it.
  *
- * The result is a BLOB ('[]' for no rows), ready to be sent as it is.
+ * The template, lookups and most are read from the first row: they are constants of the
+ * statement. The result is a BLOB ('[]' for no rows), ready to be sent as it is.
  */
 #include "sqlite3ext.h"
 SQLITE_EXTENSION_INIT1
@@ -34,6 +39,8 @@ SQLITE_EXTENSION_INIT1
 #define MAX_LOOKUPS 9
 /* Names remembered per lookup at most; past it the map starts again (bounds memory). */
 #define MAX_REMEMBERED 65536
+/* The error of a list with more rows than `most` (MORE_ROWS in src/db/sql-json.ts). */
+#define MORE_ROWS "json_rows: more rows than the most asked for"
 
 typedef struct {
   char *b;
@@ -60,10 +67,21 @@ typedef struct {
   Names names[MAX_LOOKUPS];
 } Cache;
 
+/*
+ * The template split into pieces, once per call: a text, then the directive of the value
+ * that follows it, or 0 for none (after the last text, and after a text that ends with
+ * the one % that a %% writes).
+ */
+typedef struct {
+  int textOff, textLen;
+  char directive;
+} Piece;
+
 /* Per call: the output, the lookups' statements, the names in use. */
 typedef struct {
   Buf out;
   int rows;
+  sqlite3_int64 most; /* -1: no limit */
   int failed; /* an error was set; the rest of the rows are skipped */
   int started;
   int nlookups;
@@ -73,6 +91,9 @@ typedef struct {
   Names own[MAX_LOOKUPS]; /* a writable connection's names: this call only */
   Names *names;           /* own, or the connection's cache */
   char *lookupsCopy;      /* the lookups text, kept while the call runs */
+  char *template;         /* the template, kept while the call runs */
+  Piece *pieces;          /* the template, split once per call (compile) */
+  int npieces;
 } Call;
 
 static int reserve(Buf *b, sqlite3_int64 more) {
@@ -86,8 +107,8 @@ static int reserve(Buf *b, sqlite3_int64 more) {
   return 1;
 }
 
-static int put(Buf *b, const void *s, sqlite3_int64 n) {
-  if (!reserve(b, n)) return 0;
+static inline int put(Buf *b, const void *s, sqlite3_int64 n) {
+  if (b->n + n > b->cap && !reserve(b, n)) return 0;
   if (n) memcpy(b->b + b->n, s, (size_t)n);
   b->n += n;
   return 1;
@@ -271,49 +292,76 @@ static int start(sqlite3_context *ctx, Call *c, sqlite3_value *lookups) {
   return 1;
 }
 
+/* Splits the template into pieces (see Piece); checks its directives against argc. */
+static int compile(sqlite3_context *ctx, Call *c, sqlite3_value *template, int argc) {
+  int len = sqlite3_value_bytes(template);
+  const unsigned char *text = sqlite3_value_text(template);
+  c->template = sqlite3_malloc(len + 1);
+  c->pieces = sqlite3_malloc64(sizeof(Piece) * ((sqlite3_uint64)len / 2 + 2));
+  if (!c->template || !c->pieces) return fail(ctx, c, NULL), 0;
+  if (len) memcpy(c->template, text, (size_t)len);
+  const char *p = c->template, *end = c->template + len;
+  int values = 0, textOff = 0;
+  Piece *piece = c->pieces;
+  for (;;) {
+    const char *q = p < end ? memchr(p, '%', (size_t)(end - p)) : NULL;
+    if (!q || q + 1 >= end) { /* the rest is text (a last lone % too) */
+      *piece++ = (Piece){textOff, (int)(end - c->template) - textOff, 0};
+      break;
+    }
+    char d = q[1];
+    p = q + 2;
+    if (d == '%') { /* text up to the first % of the two, and no value */
+      *piece++ = (Piece){textOff, (int)(q + 1 - c->template) - textOff, 0};
+      textOff = (int)(p - c->template);
+      continue;
+    }
+    if (d != 's' && d != 'q' && !(d >= '1' && d <= '9' && d - '1' < c->nlookups))
+      return fail(ctx, c, "json_rows: unknown directive in the template"), 0;
+    *piece++ = (Piece){textOff, (int)(q - c->template) - textOff, d};
+    textOff = (int)(p - c->template);
+    values++;
+  }
+  c->npieces = (int)(piece - c->pieces);
+  if (values > argc - 3) return fail(ctx, c, "json_rows: fewer values than the template asks for"), 0;
+  if (values < argc - 3) return fail(ctx, c, "json_rows: more values than the template asks for"), 0;
+  return 1;
+}
+
 static void step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   Call *c = sqlite3_aggregate_context(ctx, sizeof(Call));
   if (!c) return sqlite3_result_error_nomem(ctx);
   if (c->failed) return;
-  if (argc < 2) return fail(ctx, c, "json_rows: needs a template and lookups");
+  if (argc < 3) return fail(ctx, c, "json_rows: needs a template, lookups and the most rows");
   if (!c->started) {
     c->started = 1;
-    if (!start(ctx, c, argv[1])) return;
+    c->most = sqlite3_value_type(argv[2]) == SQLITE_NULL ? -1 : sqlite3_value_int64(argv[2]);
+    if (!start(ctx, c, argv[1]) || !compile(ctx, c, argv[0], argc)) return;
   }
-  const char *p = (const char *)sqlite3_value_text(argv[0]);
-  const char *end = p + sqlite3_value_bytes(argv[0]);
-  int next = 2;
-  if (!put(&c->out, c->rows ? "," : "[", 1)) return fail(ctx, c, NULL);
+  if (c->most >= 0 && c->rows >= c->most) return fail(ctx, c, MORE_ROWS);
+  Buf *out = &c->out;
+  if (!put(out, c->rows ? "," : "[", 1)) return fail(ctx, c, NULL);
   c->rows++;
-  while (p < end) {
-    const char *q = memchr(p, '%', (size_t)(end - p));
-    if (!q || q + 1 >= end) {
-      if (!put(&c->out, p, end - p)) return fail(ctx, c, NULL);
-      break;
+  sqlite3_value **v = argv + 3;
+  for (const Piece *piece = c->pieces, *last = piece + c->npieces; piece < last; piece++) {
+    if (!put(out, c->template + piece->textOff, piece->textLen)) return fail(ctx, c, NULL);
+    int ok = 1;
+    switch (piece->directive) {
+      case 0: break;
+      case 's': ok = putValue(out, *v++); break;
+      case 'q': /* as json_quote(): text quoted; null, a number as it is */
+        ok = sqlite3_value_type(*v) == SQLITE_TEXT
+                 ? putQuoted(out, sqlite3_value_text(*v), sqlite3_value_bytes(*v))
+                 : putValue(out, *v);
+        v++;
+        break;
+      default: /* a name, by key */
+        if (sqlite3_value_type(*v) == SQLITE_NULL) ok = put(out, "null", 4);
+        else if (!putName(ctx, c, piece->directive - '1', sqlite3_value_int64(*v))) return;
+        v++;
     }
-    if (!put(&c->out, p, q - p)) return fail(ctx, c, NULL);
-    char d = q[1];
-    p = q + 2;
-    if (d == '%') {
-      if (!put(&c->out, "%", 1)) return fail(ctx, c, NULL);
-      continue;
-    }
-    if (next >= argc) return fail(ctx, c, "json_rows: fewer values than the template asks for");
-    sqlite3_value *v = argv[next++];
-    int ok;
-    if (d == 's') ok = putValue(&c->out, v);
-    else if (d == 'q')
-      ok = sqlite3_value_type(v) == SQLITE_TEXT
-               ? putQuoted(&c->out, sqlite3_value_text(v), sqlite3_value_bytes(v))
-               : putValue(&c->out, v); /* as json_quote(): null, a number as it is */
-    else if (d >= '1' && d <= '9' && d - '1' < c->nlookups) {
-      if (sqlite3_value_type(v) == SQLITE_NULL) ok = put(&c->out, "null", 4);
-      else if (!putName(ctx, c, d - '1', sqlite3_value_int64(v))) return;
-      else ok = 1;
-    } else return fail(ctx, c, "json_rows: unknown directive in the template");
     if (!ok) return fail(ctx, c, NULL);
   }
-  if (next != argc) return fail(ctx, c, "json_rows: more values than the template asks for");
 }
 
 static void finish(sqlite3_context *ctx) {
@@ -335,6 +383,8 @@ static void finish(sqlite3_context *ctx) {
   }
   sqlite3_free(c->out.b);
   sqlite3_free(c->lookupsCopy);
+  sqlite3_free(c->template);
+  sqlite3_free(c->pieces);
 }
 
 static void dropCache(void *p) {

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openDatabase } from '../../../src/db/open';
+import { MORE_ROWS } from '../../../src/db/sql-json';
 import type { Query } from '../../helpers/api';
 import { createActivity, createProject, createUser, type TestUser } from '../../helpers/factories';
 import { startTestServer, type TestServer, tempDir } from '../../helpers/server';
@@ -121,7 +122,7 @@ describe('json_rows, called in SQL', () => {
   const rows = (template: string, lookups: string, values: string) =>
     (
       db
-        .prepare(`SELECT json_rows('${template}', '${lookups}', ${values}) FROM rows`)
+        .prepare(`SELECT json_rows('${template}', '${lookups}', NULL, ${values}) FROM rows`)
         .pluck()
         .get() as Buffer
     ).toString();
@@ -138,8 +139,18 @@ describe('json_rows, called in SQL', () => {
   });
 
   it('writes no rows as []', () => {
-    const none = db.prepare(`SELECT json_rows('%s', '', n) FROM rows WHERE 0`).pluck().get();
+    const none = db.prepare(`SELECT json_rows('%s', '', NULL, n) FROM rows WHERE 0`).pluck().get();
     assert.equal((none as Buffer).toString(), '[]');
+  });
+
+  it('writes up to the most rows asked for, and stops with MORE_ROWS past them', () => {
+    const most = db.prepare(`SELECT json_rows('%s', '', ?, n), count(*) FROM rows`).raw();
+    const [body, count] = most.get(4) as [Buffer, number];
+    assert.equal(body.toString(), '[1,null,3,-42]');
+    assert.equal(count, 4);
+    assert.throws(() => most.get(3), { message: MORE_ROWS });
+    assert.throws(() => most.get(0), { message: MORE_ROWS });
+    assert.equal((most.get(null) as [Buffer, number])[0].toString(), '[1,null,3,-42]');
   });
 
   it('refuses a template that does not fit its values, by name', () => {

@@ -59,15 +59,14 @@ function plan(db: Db, sql: string, params: readonly unknown[]): string {
   return rows.map((r) => r.detail).join('\n');
 }
 
-/** The plans of a list's counts, its page query and its whole body (a short list's). */
+/** The plans of a list's count, its page query and its whole body (a short list's). */
 function listPlans(db: Db, filters: TimeListFilters) {
   const q = timeListQuery(filters);
   const countParams = q.countParams ?? q.params;
   return {
     count: plan(db, q.countSql, countParams),
-    cappedCount: plan(db, q.whole.cappedCountSql, [...countParams, 1001]),
     page: plan(db, q.pageSql, [...q.params, -1, 0]),
-    body: plan(db, q.whole.bodySql, q.params),
+    body: plan(db, q.whole.bodySql, [1000, ...q.params]),
   };
 }
 
@@ -96,14 +95,13 @@ for (const [name, open] of [
         // range and the aggregate that could reorder them (a subquery, a join, a sort).
         assert.match(plans.body, /^SEARCH t USING PRIMARY KEY \(user_id=\? AND month=\?\)$/m);
         assert.doesNotMatch(plans.body, /CO-ROUTINE|MATERIALIZE|TEMP B-TREE|SEARCH (lu|lp|ls)\b/);
-        // Counted in the narrow index that covers what the count tests, not the wide rows.
-        for (const p of [plans.count, plans.cappedCount]) {
-          assert.match(
-            p,
-            /SEARCH t USING COVERING INDEX times_user_date \(user_id=\? AND date_worked>\? AND date_worked<\?\)/,
-          );
-          assert.doesNotMatch(p, /SCAN t\b|time_user_rows/);
-        }
+        // A long list's count (the whole body counts itself as it reads) is taken in the
+        // narrow index that covers what it tests, not the wide rows.
+        assert.match(
+          plans.count,
+          /SEARCH t USING COVERING INDEX times_user_date \(user_id=\? AND date_worked>\? AND date_worked<\?\)/,
+        );
+        assert.doesNotMatch(plans.count, /SCAN t\b|time_user_rows/);
       }
     });
 
