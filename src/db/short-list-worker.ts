@@ -57,26 +57,40 @@ const port = parentPort;
  *
  * `ArrayBuffer.prototype.transfer(0)` detaches a buffer, and V8 frees its memory then.
  * Node 20's V8 has it behind a flag, which takes effect in contexts made after it is set:
- * the function is taken from one such. Where it is missing, a minor collection every
- * COLLECT_EVERY lists gives the buffers back instead, as this did before: each took
- * ~0.3 ms, and side by side under the month reads of the benchmark (executable, one
- * build, alternating turns) the transfer gave 941–955 lists/s (two turns) against
- * 701–956 (six; p99 24.1–24.5 against 23.4–31.6 ms).
+ * the function is taken from one such (Node 22 has it as it is). Where it is missing, a
+ * minor collection every COLLECT_EVERY lists gives the buffers back instead, as this did
+ * before: each took ~0.3 ms, and side by side under the month reads of the benchmark
+ * (executable, one build, alternating turns) the transfer gave 941–955 lists/s (two
+ * turns) against 701–956 (six; p99 24.1–24.5 against 23.4–31.6 ms).
  */
-setFlagsFromString('--harmony-rab-gsab-transfer');
-const transfer = runInNewContext('ArrayBuffer.prototype.transfer') as
-  | ((this: ArrayBuffer, length: number) => ArrayBuffer)
-  | undefined;
+type Transfer = (this: ArrayBuffer, length: number) => ArrayBuffer;
+
+/** ArrayBuffer.prototype.transfer: Node 22's own; Node 20's from behind its flag. */
+function arrayBufferTransfer(): Transfer | undefined {
+  const own = (ArrayBuffer.prototype as { transfer?: Transfer }).transfer;
+  if (typeof own === 'function') return own;
+  setFlagsFromString('--harmony-rab-gsab-transfer');
+  return runInNewContext('ArrayBuffer.prototype.transfer') as Transfer | undefined;
+}
+
+let transfer = arrayBufferTransfer();
 const COLLECT_EVERY = 4;
 setFlagsFromString('--expose-gc');
 const collectYoung = runInNewContext('gc') as (options: { type: 'minor' }) => void;
 let served = 0;
 
-/** Gives `body`'s memory back now, when it is a buffer of its own (as SQLite's are). */
+/**
+ * Gives `body`'s memory back now, when it is a buffer of its own (as SQLite's are). A
+ * buffer that cannot be detached leaves the worker collecting every COLLECT_EVERY lists
+ * from then on; its list has been copied already and is answered all the same.
+ */
 function release(body: Buffer): void {
   const { buffer } = body;
-  if (transfer && buffer instanceof ArrayBuffer && buffer.byteLength === body.length) {
+  if (!transfer || !(buffer instanceof ArrayBuffer) || buffer.byteLength !== body.length) return;
+  try {
     transfer.call(buffer, 0);
+  } catch {
+    transfer = undefined;
   }
 }
 
