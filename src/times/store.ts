@@ -241,9 +241,10 @@ function withMonths(where: TimeWhere, f: TimeListFilters): TimeWhere & { oneMont
 }
 
 /**
- * A time list's statements: counted over `counted`, its rows `ordered` (a `json` column in
- * list order, no LIMIT). Read whole, it is one JSON array written by json_rows (`body`, by
- * default over `ordered`), unpaged: `ORDER BY … LIMIT` makes SQLite keep a B-tree of the
+ * A time list's statements: counted over `counted` (a list too long to be read whole),
+ * its rows `ordered` (a `json` column in list order, no LIMIT). Read whole, it is one JSON
+ * array written by json_rows and counted in the same pass (`body`, by default over
+ * `ordered`), unpaged: `ORDER BY … LIMIT` makes SQLite keep a B-tree of the
  * best rows instead of using its sorter, which for one user's month (~550 rows of ~300
  * bytes) cost as much as all the rest of the statement. SQLite keeps the ORDER BY of a
  * FROM subquery whose outer query is an aggregate of that one subquery (select.c, the
