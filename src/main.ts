@@ -13,7 +13,8 @@ import { migrateFromTimesyncNodeCommand } from './admin/migrate-timesync-node';
 import { listTokensCommand, revokeTokenCommand } from './admin/tokens';
 import { ConfigError, loadConfig, SETTINGS } from './config';
 import { SchemaTooNewError } from './db/migrate';
-import { NativeAddonError, useEmbeddedNativeAddon } from './db/native-sea';
+import { NativeAddonError } from './db/native';
+import { useEmbeddedNativeAddon } from './db/native-sea';
 import { version } from './embedded';
 import { startServer } from './server';
 

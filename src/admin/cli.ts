@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { createPasswordHasher } from '../auth/password';
 import { migrate, SchemaTooNewError } from '../db/migrate';
-import { NativeAddonError } from '../db/native-sea';
+import { NativeAddonError } from '../db/native';
 import { beforeCommit, type Db, openDatabase } from '../db/open';
 import { createProjectJsonStore } from '../projects/json-store';
 

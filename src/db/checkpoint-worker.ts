@@ -4,6 +4,7 @@
 // event loop in the middle of a request, about two thirds of what a create cost.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { loadAddon } from './native';
 
 export interface CheckpointWorkerData {
   file: string;
@@ -25,9 +26,12 @@ export type CheckpointMessage =
   | { error: string };
 
 const { file, addonFile, intervalMs, quietAfterPages } = workerData as CheckpointWorkerData;
-const addon = { exports: {} };
-process.dlopen(addon, addonFile);
-const db = new Database(file, { fileMustExist: true, nativeBinding: addon.exports as never });
+// Not openDatabase: this connection only checkpoints, with none of the others' pragmas,
+// and needs no extension.
+const db = new Database(file, {
+  fileMustExist: true,
+  nativeBinding: loadAddon(addonFile) as never,
+});
 db.pragma('synchronous = NORMAL');
 // PASSIVE never waits for readers or the writer: it copies what it can and returns, so a
 // checkpoint with nothing new to copy costs a look at the WAL index.

@@ -14,8 +14,6 @@ import {
   setSqliteExtensionLoader,
 } from './native';
 
-export { NativeAddonError };
-
 /** The asset names build.mjs gives the two libraries in sea-config.json. */
 export const ADDON_ASSET = 'better_sqlite3.node';
 export const EXTENSION_ASSET = SQLITE_EXTENSION_NAME;

@@ -86,3 +86,13 @@ function builtExtension(): string {
   }
   return file;
 }
+
+/**
+ * better-sqlite3's addon loaded from `file`, for a worker thread: the bundle cannot find
+ * it, so the thread that starts the worker passes its file (nativeFiles).
+ */
+export function loadAddon(file: string): unknown {
+  const addon = { exports: {} };
+  process.dlopen(addon, file);
+  return addon.exports;
+}

@@ -1,6 +1,6 @@
 // Opens the database file with the pragmas every connection needs, once.
 import Database from 'better-sqlite3';
-import { type NativeFiles, nativeBinding, sqliteExtensionFile } from './native';
+import { loadAddon, type NativeFiles, nativeBinding, sqliteExtensionFile } from './native';
 
 export type Db = Database.Database;
 
@@ -17,9 +17,7 @@ export interface OpenOptions {
  * the files the starting thread gave it (nativeFiles); the addon is loaded here, once.
  */
 export function workerOpenOptions(files: NativeFiles): OpenOptions {
-  const addon = { exports: {} };
-  process.dlopen(addon, files.addonFile);
-  return { addon: addon.exports, extension: files.extensionFile };
+  return { addon: loadAddon(files.addonFile), extension: files.extensionFile };
 }
 
 /**
