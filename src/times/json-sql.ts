@@ -91,17 +91,25 @@ const listedTimeFields = (row: string): JsonFieldsOf<TimeJson> => ({
   deleted_at: { json: `${row}.deleted` },
 });
 
-/** One time's API JSON from its row `row` of time_user_rows, with namesJoin(row). */
-export const listedTimeJson = (row: string) => formatObjectSql(listedTimeFields(row));
+/** The two aliases time_user_rows goes by: `t` (a user's list), `l` (joined to times). */
+type RowAlias = 't' | 'l';
 
+// Worked out once, at start-up: lists build their SQL per request.
+const LISTED_TIME = {
+  t: formatObjectSql(listedTimeFields('t')),
+  l: formatObjectSql(listedTimeFields('l')),
+};
 const LISTED_TIMES = { t: jsonRows(listedTimeFields('t')), l: jsonRows(listedTimeFields('l')) };
+
+/** One time's API JSON from its row `row` of time_user_rows, with namesJoin(row). */
+export const listedTimeJson = (row: RowAlias) => LISTED_TIME[row];
 
 /**
  * The SELECT of a list's body: the API JSON of the times whose rows `row` of
  * time_user_rows `from` reads (FROM … WHERE, no namesJoin: the names are looked up), as
  * one array, in `order`, or as the rows come when there is none (see jsonRows).
  */
-export const listedTimesSql = (row: keyof typeof LISTED_TIMES, from: string, order?: string) =>
+export const listedTimesSql = (row: RowAlias, from: string, order?: string) =>
   LISTED_TIMES[row](from, order);
 
 /** An entry `t` of times and its row `l` of time_user_rows: the row's key, from the entry. */
