@@ -153,6 +153,48 @@ describe('json_rows, called in SQL', () => {
     assert.equal((most.get(null) as [Buffer, number])[0].toString(), '[1,null,3,-42]');
   });
 
+  // A result is lent to SQLite out of a buffer the connection keeps and the next call
+  // writes into once nothing can read it (json_rows.c, the top): results that are alive
+  // at once must each keep their own bytes.
+  it('keeps each result its own while another is written: two in one row, a GROUP BY', () => {
+    const two = db
+      .prepare(`SELECT (SELECT json_rows('%s', '', NULL, n) FROM rows),
+          (SELECT json_rows('%q', '', NULL, t) FROM rows WHERE t IS NOT NULL)`)
+      .raw()
+      .get() as [Buffer, Buffer];
+    assert.deepEqual(
+      two.map((b) => b.toString()),
+      ['[1,null,3,-42]', '["a\\"b","c","4.5"]'],
+    );
+    const groups = db
+      .prepare(`SELECT k IS NULL, json_rows('%s', '', NULL, n) FROM rows GROUP BY k IS NULL`)
+      .raw()
+      .all() as [number, Buffer][];
+    assert.deepEqual(
+      groups.map(([g, b]) => [g, b.toString()]),
+      [
+        [0, '[1,null,3]'],
+        [1, '[-42]'],
+      ],
+    );
+  });
+
+  it('writes the same list again the same, after a shorter and a longer one (over 1 MiB)', () => {
+    const list = db.prepare(`SELECT json_rows('%q', '', NULL, t) FROM rows`).pluck();
+    const long = db
+      .prepare(`WITH RECURSIVE i(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM i WHERE x < 5000)
+        SELECT json_rows('%q', '', NULL, printf('%0300d', x)) FROM i`)
+      .pluck();
+    const first = (list.get() as Buffer).toString();
+    assert.equal(first, '["a\\"b",null,"c","4.5"]');
+    const longText = (long.get() as Buffer).toString();
+    assert.equal(longText.length, 5000 * 303 + 1);
+    assert.ok(longText.endsWith(`"${'5000'.padStart(300, '0')}"]`));
+    assert.equal((list.get() as Buffer).toString(), first);
+    assert.equal((long.get() as Buffer).toString(), longText);
+    assert.equal((list.get() as Buffer).toString(), first);
+  });
+
   it('refuses a template that does not fit its values, by name', () => {
     for (const [template, values, message] of [
       ['%s %s', 'n', /fewer values than the template asks for/],
