@@ -145,13 +145,15 @@ static int lentInUse(sqlite3 *db, const Cache *cache) {
 static int lend(sqlite3_context *ctx, Cache *cache, Buf *out) {
   sqlite3 *db = sqlite3_context_db_handle(ctx);
   if (out->cap > LEND_MOST || lentInUse(db, cache)) return 0;
+  Running running[MAX_RUNNING];
   int n = 0;
   for (sqlite3_stmt *s = sqlite3_next_stmt(db, NULL); s; s = sqlite3_next_stmt(db, s)) {
     int run = runOf(s);
     if (!run) continue;
     if (n == MAX_RUNNING) return 0;
-    cache->running[n++] = (Running){s, run};
+    running[n++] = (Running){s, run};
   }
+  memcpy(cache->running, running, sizeof(Running) * (size_t)n);
   cache->nrunning = n;
   sqlite3_free(cache->lent.b);
   cache->lent = *out;
