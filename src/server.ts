@@ -9,7 +9,13 @@ import { type Config, ConfigError } from './config';
 import { startCheckpointer } from './db/checkpointer';
 import { startJsonFiller } from './db/json-filler';
 import { migrate } from './db/migrate';
-import { type Db, openDatabase, WriteLockBusy, whenWriteLockFree } from './db/open';
+import {
+  type Db,
+  openDatabase,
+  WAITING_FOR_THE_WRITE_LOCK,
+  WriteLockBusy,
+  whenWriteLockFree,
+} from './db/open';
 import { createReaderPool } from './db/readers';
 import { ensureSecretKey } from './db/settings';
 import { type ShortListOptions, type ShortLists, startShortLists } from './db/short-lists';
@@ -137,6 +143,7 @@ async function handle(
     params: {},
     lists: app.lists,
     client: clientAddress(req, app.config.trustProxy),
+    lockWaited: () => app.log.info(WAITING_FOR_THE_WRITE_LOCK, { method: req.method, route, id }),
   };
   /** The route pattern for the log and the metrics: never the raw path (ids, names). */
   let route = UNMATCHED;
@@ -161,7 +168,11 @@ async function handle(
     // A write that finds another process's write lock (the CLI, a second server) did
     // nothing and is run again until the lock is free or the wait is over: meanwhile the
     // event loop answers other requests. The body was read once and is kept in ctx.
-    await whenWriteLockFree(() => match.handler(ctx), app.config.lockWaitSeconds * 1000);
+    await whenWriteLockFree(
+      () => match.handler(ctx),
+      app.config.lockWaitSeconds * 1000,
+      ctx.lockWaited,
+    );
   } catch (err) {
     if (err instanceof WriteLockBusy) {
       sendError(res, serviceUnavailable('The database is busy; try again shortly', 1));

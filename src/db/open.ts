@@ -156,13 +156,22 @@ export function openWrite(db: Db): { commit(): void; rollback(): void } {
 }
 
 /**
+ * Logged once by a request whose write finds another process's write lock and waits for
+ * it (docs/operations.md, Logs): an operator sees what a long sqlite3 shell transaction,
+ * or the CLI, holds up.
+ */
+export const WAITING_FOR_THE_WRITE_LOCK = 'waiting for the write lock';
+
+/**
  * Runs `operation`, and again after a pause (10 ms, doubling to 200 ms) each time it
  * finds the write lock held by another process, for up to `waitMs` in all; then rethrows
- * WriteLockBusy. The pauses leave the event loop free for other requests.
+ * WriteLockBusy. The pauses leave the event loop free for other requests. `onWait` is
+ * called once, when the lock is first found held (the request's log line says so).
  */
 export async function whenWriteLockFree<T>(
   operation: () => T | Promise<T>,
   waitMs: number,
+  onWait?: () => void,
 ): Promise<T> {
   const deadline = Date.now() + waitMs;
   let pause = 10;
@@ -172,6 +181,7 @@ export async function whenWriteLockFree<T>(
     } catch (err) {
       if (!(err instanceof WriteLockBusy) || Date.now() + pause > deadline) throw err;
     }
+    if (pause === 10) onWait?.();
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(pause * 2, 200);
   }

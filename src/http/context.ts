@@ -21,6 +21,11 @@ export interface Ctx {
   caller?: string;
   /** The parsed JSON body of a POST, read once. */
   body?: unknown;
+  /**
+   * Called once when the request's write first finds another process's write lock and
+   * waits for it (db/open.ts whenWriteLockFree): the server logs it.
+   */
+  lockWaited?: () => void;
 }
 
 export type Handler = (ctx: Ctx) => Promise<void> | void;

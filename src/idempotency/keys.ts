@@ -82,7 +82,7 @@ export function createIdempotency(deps: IdempotencyDeps) {
         const held = holdEnd(ctx.res);
         try {
           // A write that finds another process's lock is run again here, under the claim.
-          await whenWriteLockFree(() => handler(ctx, actor), lockWaitMs);
+          await whenWriteLockFree(() => handler(ctx, actor), lockWaitMs, ctx.lockWaited);
         } catch (err) {
           held.release();
           const answer = err instanceof ApiError && err.status < 500 ? errorAnswer(err) : undefined;

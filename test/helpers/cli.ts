@@ -67,6 +67,8 @@ export interface ServeProcess {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;
+  /** Settles once the log has a line, written from now on, whose message is `msg`. */
+  nextLog(msg: string): Promise<void>;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -104,6 +106,19 @@ export async function startServe(
     child,
     stdout: () => stdout,
     stderr: () => stderr,
+    nextLog(msg) {
+      const from = stdout.length;
+      const line = `"msg":${JSON.stringify(msg)}`;
+      return new Promise((resolve) => {
+        const written = () => {
+          if (!stdout.includes(line, from)) return;
+          child.stdout?.off('data', written);
+          resolve();
+        };
+        // After the listener above: `stdout` has the new data when this one runs.
+        child.stdout?.on('data', written);
+      });
+    },
     stop: () => {
       child.kill('SIGTERM');
       return exited;

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
+import { WAITING_FOR_THE_WRITE_LOCK } from '../../src/db/open';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /** A second process that holds `BEGIN IMMEDIATE` on the file until release() is called. */
@@ -62,6 +63,15 @@ describe('a write lock held by another process', () => {
     const res = await write;
     assert.equal(res.status, 200, res.text);
     assert.equal((res.body as { slug: string }).slug, 'waited');
+    // The wait is in the log once, with the request's route and id (docs/operations.md).
+    const waits = server.logs
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.msg === WAITING_FOR_THE_WRITE_LOCK);
+    assert.equal(waits.length, 1);
+    assert.deepEqual(
+      [waits[0]?.level, waits[0]?.method, waits[0]?.route, waits[0]?.id],
+      ['info', 'POST', '/v0/activities', res.headers.get('x-request-id')],
+    );
   });
 });
 

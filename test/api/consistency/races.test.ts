@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
+import { WAITING_FOR_THE_WRITE_LOCK } from '../../../src/db/open';
 import type { Api, Reply } from '../../helpers/api';
 import { runCli, type ServeProcess, startServe } from '../../helpers/cli';
 import { slugExistsBody, usernameExistsBody } from '../../helpers/errors';
@@ -173,8 +173,9 @@ describe('two server processes on one database file', () => {
       for (const c of cases) {
         db.exec('BEGIN IMMEDIATE');
         db.exec(c.outside);
+        const waiting = a.nextLog(WAITING_FOR_THE_WRITE_LOCK);
         const pending = c.request(); // reads now, then waits for the lock
-        await sleep(300);
+        await waiting;
         db.exec('COMMIT');
         const res = await pending;
         assert.equal(res.status, 200, res.text);
@@ -204,8 +205,9 @@ describe('two server processes on one database file', () => {
         );
         db.exec('BEGIN IMMEDIATE');
         db.prepare('DELETE FROM org_roles WHERE slug = ?').run(slug);
+        const waiting = a.nextLog(WAITING_FOR_THE_WRITE_LOCK);
         const pending = send(slug);
-        await sleep(300);
+        await waiting;
         db.exec('COMMIT');
         const res = await pending;
         assert.deepEqual(res.body, {
@@ -241,8 +243,9 @@ describe('two server processes on one database file', () => {
         );
         db.exec('BEGIN IMMEDIATE');
         db.prepare('UPDATE activities SET deleted_at = ? WHERE slug = ?').run(Date.now(), act);
+        const waiting = a.nextLog(WAITING_FOR_THE_WRITE_LOCK);
         const pending = send(act);
-        await sleep(300);
+        await waiting;
         db.exec('COMMIT');
         assert.deepEqual((await pending).body, {
           status: 409,
