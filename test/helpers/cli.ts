@@ -89,35 +89,30 @@ export async function startServe(
   child.stdout?.on('data', (d) => {
     stdout += d;
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    const listening = () => {
-      const match = /"msg":"listening","url":"([^"]+)"/.exec(stdout);
-      if (match?.[1]) {
-        child.stdout?.off('data', listening);
-        resolve(match[1]);
-      }
-    };
-    child.stdout?.on('data', listening);
-    child.on('close', () => reject(new Error(`serve exited: ${stderr}`)));
-  });
+  /** The first whole log line from offset `from` on whose message is `msg`, parsed. */
+  const logLine = (msg: string, from: number) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const field = `"msg":${JSON.stringify(msg)}`;
+      // After the listener above: `stdout` has the new data when this one runs.
+      const written = () => {
+        const at = stdout.indexOf(field, from);
+        const end = at < 0 ? -1 : stdout.indexOf('\n', at);
+        if (end < 0) return; // not written yet, or not to its end
+        child.stdout?.off('data', written);
+        resolve(JSON.parse(stdout.slice(stdout.lastIndexOf('\n', at) + 1, end)));
+      };
+      child.stdout?.on('data', written);
+      child.once('close', () => reject(new Error(`serve exited: ${stderr}`)));
+    });
+  const url = String((await logLine('listening', 0)).url);
   return {
     url,
     api: createApi(url),
     child,
     stdout: () => stdout,
     stderr: () => stderr,
-    nextLog(msg) {
-      const from = stdout.length;
-      const line = `"msg":${JSON.stringify(msg)}`;
-      return new Promise((resolve) => {
-        const written = () => {
-          if (!stdout.includes(line, from)) return;
-          child.stdout?.off('data', written);
-          resolve();
-        };
-        // After the listener above: `stdout` has the new data when this one runs.
-        child.stdout?.on('data', written);
-      });
+    nextLog: async (msg) => {
+      await logLine(msg, stdout.length);
     },
     stop: () => {
       child.kill('SIGTERM');
