@@ -10,6 +10,8 @@ export interface Logger {
   warn(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
   debug(msg: string, fields?: Record<string, unknown>): void;
+  /** Debug lines are written: a caller may skip making their fields otherwise. */
+  readonly debugging: boolean;
   /** The line of one request, at level info (server.ts). */
   request(line: RequestLine): void;
 }
@@ -78,6 +80,7 @@ export function createLogger(
     warn: at('warn'),
     info: at('info'),
     debug: at('debug'),
+    debugging: on('debug'),
     request(line) {
       if (requestsOn) write(requestLineText(line));
     },

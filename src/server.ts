@@ -133,6 +133,9 @@ async function handle(
   const trusted = app.config.trustProxy;
   const id = trusted && sentId !== undefined ? sentId : newRequestId();
   res.requestId = id;
+  // Its headers are read; the request line comes once it is answered. A request that
+  // never ends (a client that trickles its body, a stream) shows here meanwhile.
+  if (app.log.debugging) app.log.debug('request started', { method: req.method, path, id });
   const ctx: Ctx = {
     req,
     res,
@@ -357,7 +360,9 @@ export async function startServer(
   const close = () => {
     closing ??= (async () => {
       // Stop accepting, let in-flight requests finish (then close their connections),
-      // force the rest after 10 s; then fold the WAL into the main file.
+      // force the rest after 10 s; then fold the WAL into the main file. Between the two
+      // lines the log shows what the stop waited for.
+      log.info('stopping');
       metricsServer?.close();
       metricsServer?.closeAllConnections();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

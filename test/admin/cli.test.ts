@@ -7,10 +7,9 @@ import { copyFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { SETTINGS } from '../../src/config';
-import { assertUserError, childEnv, runCli, startServe } from '../helpers/cli';
+import { assertUserError, childEnv, runCli, type ServeProcess, startServe } from '../helpers/cli';
 import { startTestServer, type TestServer, tempDir } from '../helpers/server';
 
 const ROOT = join(__dirname, '../..');
@@ -276,8 +275,9 @@ describe('timetrack serve', () => {
   it('creates the first admin on an empty database, prints the password once, stops cleanly', async () => {
     const dir = tempDir();
     const dbFile = join(dir, 'fresh.db');
-    const serve = await startServe(dbFile);
-    const { api, child, url } = serve;
+    // At debug level the log says when a request's headers are read (see below).
+    const serve = await startServe(dbFile, { LOG_LEVEL: 'debug' });
+    const { api, child } = serve;
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     try {
       const match = /administrator 'admin' with password (\S+) \(shown only this once\)/.exec(
@@ -297,7 +297,7 @@ describe('timetrack serve', () => {
       assert.ok(!serve.stdout().includes(token), 'the token is not in the logs');
 
       // A request in flight when SIGTERM arrives is still answered in full.
-      const reply = await requestAcrossStop(url, match[1], () => child.kill('SIGTERM'));
+      const reply = await requestAcrossStop(serve, match[1]);
       assert.match(reply, /^HTTP\/1\.1 200 /);
       assert.match(reply, /\{"token":"[\w-]+\.[\w-]+\.[\w-]+"\}$/);
     } finally {
@@ -320,24 +320,32 @@ describe('timetrack serve', () => {
 });
 
 /**
- * Sends a login whose body arrives in two halves, calling `stop` in between: the
- * request is then in flight (headers read, handler waiting for the body) during the stop.
+ * Sends a login whose body arrives in two halves and stops the server in between: the
+ * request is in flight (its headers read, the handler waiting for its body) when the
+ * server starts to stop, and the second half comes once it no longer accepts. Both
+ * moments are the server's own log lines.
  */
-function requestAcrossStop(url: string, password: string, stop: () => void): Promise<string> {
-  const { hostname, port } = new URL(url);
+function requestAcrossStop(serve: ServeProcess, password: string): Promise<string> {
+  const { hostname, port } = new URL(serve.url);
   const body = JSON.stringify({ auth: { type: 'password', username: 'admin', password } });
   const half = Math.floor(body.length / 2);
   return new Promise((resolve, reject) => {
     let reply = '';
-    const socket = connect(Number(port), hostname, async () => {
+    const socket = connect(Number(port), hostname, () => {
+      const started = serve.nextLog('request started');
       socket.write(
         `POST /v0/login HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, half)}`,
       );
-      await sleep(300);
-      stop();
-      await sleep(300);
-      socket.write(body.slice(half)); // not end(): a half-closed request is aborted by node:http
+      started
+        .then(() => {
+          const stopping = serve.nextLog('stopping');
+          serve.child.kill('SIGTERM');
+          return stopping;
+        })
+        .then(() => {
+          socket.write(body.slice(half)); // not end(): a half-closed request is aborted by node:http
+        }, reject);
     });
     socket.on('data', (d) => {
       reply += d;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createLogger, type RequestLine } from '../../src/log';
+import { startTestServer } from '../helpers/server';
 
 /** The line info('request', …) writes for these fields (the general path). */
 function generalLine(line: RequestLine): string {
@@ -67,5 +68,46 @@ describe('the request log line', () => {
   it('is left out below level info', () => {
     assert.equal(requestLine(plain, 'warn'), undefined);
     assert.ok(requestLine(plain, 'info'));
+  });
+});
+
+describe("the server's own lines", () => {
+  const parsed = (logs: string[]) => logs.map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it('at debug, a request says when its headers are read, with the id of its request line', async () => {
+    const server = await startTestServer({ env: { LOG_LEVEL: 'debug' } });
+    try {
+      const res = await fetch(`${server.url}/v0/users/admin?token=${server.adminToken}`);
+      assert.equal(res.status, 200);
+      const id = res.headers.get('x-request-id');
+      const lines = parsed(server.logs);
+      const started = lines.findIndex((l) => l.msg === 'request started' && l.id === id);
+      const answered = lines.findIndex((l) => l.msg === 'request' && l.id === id);
+      assert.ok(started >= 0 && answered > started, server.logs.join(''));
+      assert.deepEqual(
+        { ...lines[started], time: undefined },
+        {
+          time: undefined,
+          level: 'debug',
+          msg: 'request started',
+          method: 'GET',
+          path: '/v0/users/admin',
+          id,
+        },
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('at info, no request-started lines; a stop is logged where it starts and where it ends', async () => {
+    const server = await startTestServer();
+    const res = await fetch(`${server.url}/v0/users/admin?token=${server.adminToken}`);
+    assert.equal(res.status, 200);
+    await server.close();
+    const msgs = parsed(server.logs).map((l) => l.msg);
+    assert.ok(msgs.includes('request'));
+    assert.ok(!msgs.includes('request started'));
+    assert.deepEqual(msgs.slice(-2), ['stopping', 'stopped']);
   });
 });
