@@ -26,6 +26,55 @@ describe('the web app: hours in the timesheet', { skip }, () => {
     alice = await aliceInGwm(server);
   });
 
+  it('keeps hours typed into a new row’s cell before the browser has painted it', async () => {
+    const page = await newPage(browser);
+    await signIn(page, `${server.url}/?week=2024-W07`, alice.username, alice.password);
+    await page.getByText('A number is hours (8, 1.5)').waitFor();
+    // Types into Monday's cell in the very task that puts it in the page (a
+    // MutationObserver's callback runs before the next frame): a state set by an effect
+    // on mount, which runs after the paint, put the empty value back over it.
+    const typed = page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const g = globalThis as any;
+          const observer = new g.MutationObserver(() => {
+            const cell = g.document.querySelector('input[aria-label*="Mon 2024-02-12"]');
+            if (!cell) return;
+            observer.disconnect();
+            cell.value = '2';
+            cell.dispatchEvent(new g.Event('input', { bubbles: true }));
+            resolve();
+          });
+          observer.observe(g.document.body, { childList: true, subtree: true });
+        }),
+    );
+    await page.getByRole('button', { name: 'Add row' }).click();
+    await typed;
+    // The next frame, and the task after it: Preact's effects of that render have run.
+    await page.evaluate(
+      () =>
+        new Promise((resolve) =>
+          (globalThis as any).requestAnimationFrame(() => setTimeout(resolve)),
+        ),
+    );
+    const cell = page.getByRole('textbox', { name: /Development, Mon 2024-02-12/ });
+    assert.equal(await cell.inputValue(), '2');
+    await cell.press('Enter');
+    await page
+      .getByRole('status')
+      .getByText(/Saved .*2024-02-12/)
+      .waitFor();
+    const saved = await server.api.get('/times', alice.token, {
+      start: '2024-02-12',
+      end: '2024-02-12',
+    });
+    assert.deepEqual(
+      (saved.body as any[]).map((t) => t.duration),
+      [7200],
+    );
+    await page.context().close();
+  });
+
   for (const [screen, viewport, week, monday] of SCREENS) {
     it(`reads a bare number as hours and refuses more than 24 (${screen})`, async () => {
       const page = await newPage(browser, { viewport });

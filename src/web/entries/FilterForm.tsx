@@ -1,10 +1,11 @@
 // The entries page's filters: date range, a text in the notes, project, activity, user,
 // deleted ones too.
 // Applied with the button (or Enter), so typing a date does not fire a request per key.
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId } from 'preact/hooks';
 import type { User } from '../api';
 import type { Catalog } from '../base/catalog';
 import { FilterSelects, TextField, userOptions } from '../base/fields';
+import { useFollowingState } from '../base/following-state';
 import { type EntryFilters, EVERYONE } from './filters';
 
 export function FilterForm(props: {
@@ -15,8 +16,7 @@ export function FilterForm(props: {
   onApply: (f: EntryFilters) => void;
 }) {
   const id = useId();
-  const [f, setF] = useState(props.filters);
-  useEffect(() => setF(props.filters), [JSON.stringify(props.filters)]);
+  const [f, setF] = useFollowingState(props.filters, JSON.stringify(props.filters));
   const set = (patch: Partial<EntryFilters>) => setF((old) => ({ ...old, ...patch }));
   const others = props.users.filter((u) => u.username.toLowerCase() !== props.me.toLowerCase());
   return (

@@ -1,10 +1,11 @@
 // The report's settings: a range (presets or custom dates), filters and groupings.
 // Applied with the button, so the URL changes once per report asked for.
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId } from 'preact/hooks';
 import type { Grouping, User } from '../api';
 import type { Catalog } from '../base/catalog';
 import { today } from '../base/dates';
 import { FilterSelects, Select, TextField, userOptions } from '../base/fields';
+import { useFollowingState } from '../base/following-state';
 import { GROUPINGS, RANGES, type Range, type ReportSettings, rangeDates } from './settings';
 
 const GROUPING_OPTIONS = Object.entries(GROUPINGS).map(([value, label]) => ({ value, label }));
@@ -17,8 +18,7 @@ export function ReportForm(props: {
   onApply: (s: ReportSettings) => void;
 }) {
   const id = useId();
-  const [s, setS] = useState(props.settings);
-  useEffect(() => setS(props.settings), [JSON.stringify(props.settings)]);
+  const [s, setS] = useFollowingState(props.settings, JSON.stringify(props.settings));
   const set = (patch: Partial<ReportSettings>) => setS((old) => ({ ...old, ...patch }));
   const setRange = (range: Range) => {
     if (range === 'custom') set({ range });

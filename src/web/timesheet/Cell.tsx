@@ -5,9 +5,10 @@
 // a new total changes the most recent entry (cell-total.ts). A locked cell (its week
 // submitted or approved, or before the lock date) is read-only and says why. Notes and
 // issue links show as marks (CellMarks).
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { Time } from '../api';
 import { formatDuration, parseDuration } from '../base/duration';
+import { useFollowingState } from '../base/following-state';
 import { cellMarks } from './CellMarks';
 
 function focusCell(row: number, col: number): boolean {
@@ -31,13 +32,11 @@ export function Cell(props: {
 }) {
   const total = props.entries.reduce((n, t) => n + t.duration, 0);
   const shown = props.entries.length ? formatDuration(total) : '';
-  const [text, setText] = useState(shown);
+  const [text, setText] = useFollowingState(shown);
   const [problem, setProblem] = useState<string | undefined>();
   const ref = useRef<HTMLInputElement>(null);
   const several = props.entries.length > 1;
   const readOnly = props.locked !== undefined;
-
-  useEffect(() => setText(shown), [shown]);
 
   // One save at a time: a save waiting for the network (or a new sign-in) is not sent
   // twice when focus leaves the cell, e.g. for the banner's Retry.
