@@ -75,6 +75,33 @@ describe('the web app: hours in the timesheet', { skip }, () => {
     await page.context().close();
   });
 
+  it('adds a row with the project’s default activity when asked before the first paint', async () => {
+    const page = await newPage(browser);
+    // Clicks "Add row" in the very task that puts the form in the page: the activity it
+    // preselects was set by an effect after the paint, and the row came without one.
+    await page.addInitScript(() => {
+      const g = globalThis as any;
+      const observer = new g.MutationObserver(() => {
+        const button = g.document.querySelector('form[aria-label="Add a row"] button');
+        if (!button) return;
+        observer.disconnect();
+        button.click();
+      });
+      g.addEventListener('DOMContentLoaded', () =>
+        observer.observe(g.document.body, { childList: true, subtree: true }),
+      );
+    });
+    await signIn(page, `${server.url}/?week=2024-W08`, alice.username, alice.password);
+    await page
+      .getByRole('status')
+      .getByText('Added the row Ganeti Web Manager, Development')
+      .waitFor();
+    await page
+      .getByRole('textbox', { name: 'Ganeti Web Manager, Development, Mon 2024-02-19' })
+      .waitFor();
+    await page.context().close();
+  });
+
   for (const [screen, viewport, week, monday] of SCREENS) {
     it(`reads a bare number as hours and refuses more than 24 (${screen})`, async () => {
       const page = await newPage(browser, { viewport });

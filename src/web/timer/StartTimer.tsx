@@ -1,10 +1,11 @@
 // The form that starts the timer: a project the user is a member of, an activity (the
 // project's default preselected) and a note.
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { api, type Timer } from '../api';
 import type { Catalog } from '../base/catalog';
 import { FormEnd, Problem, problemProps, useSave } from '../base/field-problems';
 import { activityOptions, projectOptions, Select } from '../base/fields';
+import { useFollowingState } from '../base/following-state';
 import { managedProjects, memberProjects } from '../base/roles';
 
 const FIELDS = ['project', 'activities', 'notes'] as const;
@@ -18,13 +19,13 @@ export function StartTimer(props: {
   const projects = memberProjects(props.catalog.projects, props.catalog.me.username);
   const [projectSlug, setProjectSlug] = useState(projects[0]?.slugs[0] ?? '');
   const project = projects.find((p) => p.slugs[0] === projectSlug);
-  const [activity, setActivity] = useState('');
+  // The project's default activity from the first render on, and again for another project.
+  const [activity, setActivity] = useFollowingState(
+    project?.default_activity ?? props.catalog.activities[0]?.slug ?? '',
+    project?.uuid,
+  );
   const [notes, setNotes] = useState('');
   const { problems, busy, save } = useSave(FIELDS);
-
-  useEffect(() => {
-    setActivity(project?.default_activity ?? props.catalog.activities[0]?.slug ?? '');
-  }, [project?.uuid]);
 
   if (projects.length === 0) {
     // A manager who is no member has time to see (Team week), none to book.

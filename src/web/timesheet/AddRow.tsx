@@ -1,7 +1,8 @@
 // "Add row": a project where the user is a member, and one of the activities (the
 // project's default preselected).
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import type { Activity, Project } from '../api';
+import { useFollowingState } from '../base/following-state';
 
 export function AddRow(props: {
   loading: boolean;
@@ -12,11 +13,12 @@ export function AddRow(props: {
   const id = useId();
   const [projectUuid, setProjectUuid] = useState('');
   const project = props.projects.find((p) => p.uuid === projectUuid) ?? props.projects[0];
-  const [activity, setActivity] = useState('');
-
-  useEffect(() => {
-    setActivity(project?.default_activity ?? props.activities[0]?.slug ?? '');
-  }, [project?.uuid, props.activities.length]);
+  // The project's default activity, from the first render on (a row added at once gets
+  // it), and again whenever another project is chosen.
+  const [activity, setActivity] = useFollowingState(
+    project?.default_activity ?? props.activities[0]?.slug ?? '',
+    `${project?.uuid}|${props.activities.length}`,
+  );
 
   if (props.loading) return null;
   if (props.projects.length === 0) {
