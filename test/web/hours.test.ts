@@ -1,6 +1,8 @@
 // Typing hours into the week's cells, on a desktop and at 360×740: a bare number is hours
 // (`8` saves 28,800 s), minutes need their `m`, more than 24 hours is refused and nothing
-// is saved, and the hint under the grid says so. See test/web/browser.ts.
+// is saved, and the hint under the grid says so. What is typed into a new row's cell, and
+// "Add row" asked for, before the browser's first paint of them are kept as they are.
+// See test/web/browser.ts.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
