@@ -133,9 +133,6 @@ async function handle(
   const trusted = app.config.trustProxy;
   const id = trusted && sentId !== undefined ? sentId : newRequestId();
   res.requestId = id;
-  // Its headers are read; the request line comes once it is answered. A request that
-  // never ends (a client that trickles its body, a stream) shows here meanwhile.
-  if (app.log.debugging) app.log.debug('request started', { method: req.method, path, id });
   const ctx: Ctx = {
     req,
     res,
@@ -148,6 +145,11 @@ async function handle(
     client: clientAddress(req, app.config.trustProxy),
     lockWaited: () => app.log.info(WAITING_FOR_THE_WRITE_LOCK, { method: req.method, route, id }),
   };
+  // Its headers are read; the request line comes once it is answered. A request that
+  // never ends (a client that trickles its body, a stream) shows here meanwhile.
+  if (app.log.debugging) {
+    app.log.debug('request started', { method: req.method, path, id, client: ctx.client });
+  }
   /** The route pattern for the log and the metrics: never the raw path (ids, names). */
   let route = UNMATCHED;
   try {

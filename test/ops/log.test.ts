@@ -74,7 +74,7 @@ describe('the request log line', () => {
 describe("the server's own lines", () => {
   const parsed = (logs: string[]) => logs.map((l) => JSON.parse(l) as Record<string, unknown>);
 
-  it('at debug, a request says when its headers are read, with the id of its request line', async () => {
+  it('at debug, a request says when its headers are read, with its client and the id of its request line', async () => {
     const server = await startTestServer({ env: { LOG_LEVEL: 'debug' } });
     try {
       const res = await fetch(`${server.url}/v0/users/admin?token=${server.adminToken}`);
@@ -93,6 +93,7 @@ describe("the server's own lines", () => {
           method: 'GET',
           path: '/v0/users/admin',
           id,
+          client: '127.0.0.1',
         },
       );
     } finally {
