@@ -166,6 +166,19 @@ export async function newPage(
 }
 
 /** Signs in through the form and waits for the header's navigation (any screen size). */
+/**
+ * After the page's pending work: a frame drawn, then one more task (Preact runs the
+ * effects of a render after the frame that paints it, in a task of their own).
+ */
+export const settled = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const w = globalThis as any;
+        w.requestAnimationFrame(() => w.setTimeout(resolve, 0));
+      }),
+  );
+
 export async function signIn(page: Page, url: string, username: string, password: string) {
   await page.goto(url);
   await page.getByLabel('Username').fill(username);

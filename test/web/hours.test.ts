@@ -8,7 +8,7 @@ import { before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { TestUser } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
-import { aliceInGwm, browserSuite, newPage, signIn, skipReason } from './browser';
+import { aliceInGwm, browserSuite, newPage, settled, signIn, skipReason } from './browser';
 
 const skip = skipReason();
 
@@ -52,13 +52,7 @@ describe('the web app: hours in the timesheet', { skip }, () => {
     );
     await page.getByRole('button', { name: 'Add row' }).click();
     await typed;
-    // The next frame, and the task after it: Preact's effects of that render have run.
-    await page.evaluate(
-      () =>
-        new Promise((resolve) =>
-          (globalThis as any).requestAnimationFrame(() => setTimeout(resolve)),
-        ),
-    );
+    await settled(page); // Preact's effects of that render have run
     const cell = page.getByRole('textbox', { name: /Development, Mon 2024-02-12/ });
     assert.equal(await cell.inputValue(), '2');
     await cell.press('Enter');

@@ -8,7 +8,7 @@ import { before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createProject, createUser } from '../helpers/factories';
 import { ADMIN, type TestServer } from '../helpers/server';
-import { browserSuite, newPage, signIn, skipReason } from './browser';
+import { browserSuite, newPage, settled, signIn, skipReason } from './browser';
 
 const skip = skipReason();
 
@@ -19,16 +19,6 @@ const go = (page: Page, path: string) =>
     w.history.pushState(null, '', to);
     w.dispatchEvent(new w.PopStateEvent('popstate'));
   }, path);
-
-/** After the page's pending work: a frame drawn, then one more task. */
-const settled = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise((resolve) => {
-        const w = globalThis as any;
-        w.requestAnimationFrame(() => w.setTimeout(resolve, 0));
-      }),
-  );
 
 describe('the web app: loading data', { skip }, () => {
   let server: TestServer;
