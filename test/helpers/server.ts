@@ -27,6 +27,10 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** The server's log lines from the `from`th on, parsed: each one's fields by name. */
+export const logLines = (server: TestServer, from = 0) =>
+  server.logs.slice(from).map((line) => JSON.parse(line) as Record<string, unknown>);
+
 const tempDirs: string[] = [];
 
 /** A temporary directory removed when the process exits (one exit listener for all). */

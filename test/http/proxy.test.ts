@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { authenticationBody } from '../helpers/errors';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { logLines, startTestServer, type TestServer } from '../helpers/server';
 
 const INVALID = authenticationBody('Invalid username or password');
 const TOO_MANY = authenticationBody('Too many failed logins; try again later');
@@ -23,7 +23,7 @@ const wrongLogin = (server: TestServer, username: string, forwarded?: string) =>
 
 /** The request log lines, parsed. */
 const requestLines = (server: TestServer) =>
-  server.logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request');
+  logLines(server).filter((entry) => entry.msg === 'request');
 
 describe('the request log line and X-Request-Id', () => {
   let server: TestServer;

@@ -16,7 +16,7 @@ import { JOURNAL_SIZE_LIMIT, openDatabase } from '../../src/db/open';
 import type { Reply } from '../helpers/api';
 import { insertTimes } from '../helpers/bulk';
 import { createActivity, createProject, uniqueSlug } from '../helpers/factories';
-import { ADMIN, startTestServer, type TestServer } from '../helpers/server';
+import { ADMIN, logLines, startTestServer, type TestServer } from '../helpers/server';
 
 /** Times in the long list: ~10 MB of JSON, twice what loopback socket buffers take in. */
 const ROWS = 40_000;
@@ -346,7 +346,7 @@ describe('database descriptors across 300 streams (two at a time, 1 s stall limi
     assert.equal(databaseDescriptors(server.dbFile), baseline);
 
     // Beyond MAX at once they were refused; the ones that streamed were cut off.
-    const lines = server.logs.slice(logged).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = logLines(server, logged);
     assert.ok(lines.some((l) => l.msg === 'request' && l.status === 503));
     assert.ok(lines.filter((l) => l.msg === 'list stalled').length >= 3);
     ok(await server.api.get('/times', server.adminToken, { limit: 5 }));

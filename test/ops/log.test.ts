@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createLogger, type RequestLine } from '../../src/log';
-import { startTestServer } from '../helpers/server';
+import { logLines, startTestServer } from '../helpers/server';
 
 /** The line info('request', …) writes for these fields (the general path). */
 function generalLine(line: RequestLine): string {
@@ -72,15 +72,13 @@ describe('the request log line', () => {
 });
 
 describe("the server's own lines", () => {
-  const parsed = (logs: string[]) => logs.map((l) => JSON.parse(l) as Record<string, unknown>);
-
   it('at debug, a request says when its headers are read, with its client and the id of its request line', async () => {
     const server = await startTestServer({ env: { LOG_LEVEL: 'debug' } });
     try {
       const res = await fetch(`${server.url}/v0/users/admin?token=${server.adminToken}`);
       assert.equal(res.status, 200);
       const id = res.headers.get('x-request-id');
-      const lines = parsed(server.logs);
+      const lines = logLines(server);
       const started = lines.findIndex((l) => l.msg === 'request started' && l.id === id);
       const answered = lines.findIndex((l) => l.msg === 'request' && l.id === id);
       assert.ok(started >= 0 && answered > started, server.logs.join(''));
@@ -106,7 +104,7 @@ describe("the server's own lines", () => {
     const res = await fetch(`${server.url}/v0/users/admin?token=${server.adminToken}`);
     assert.equal(res.status, 200);
     await server.close();
-    const msgs = parsed(server.logs).map((l) => l.msg);
+    const msgs = logLines(server).map((l) => l.msg);
     assert.ok(msgs.includes('request'));
     assert.ok(!msgs.includes('request started'));
     assert.deepEqual(msgs.slice(-2), ['stopping', 'stopped']);

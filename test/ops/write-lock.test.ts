@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { WAITING_FOR_THE_WRITE_LOCK } from '../../src/db/open';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { logLines, startTestServer, type TestServer } from '../helpers/server';
 
 /** A second process that holds `BEGIN IMMEDIATE` on the file until release() is called. */
 async function holdWriteLock(dbFile: string) {
@@ -64,9 +64,7 @@ describe('a write lock held by another process', () => {
     assert.equal(res.status, 200, res.text);
     assert.equal((res.body as { slug: string }).slug, 'waited');
     // The wait is in the log once, with the request's route and id (docs/operations.md).
-    const waits = server.logs
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((line) => line.msg === WAITING_FOR_THE_WRITE_LOCK);
+    const waits = logLines(server).filter((line) => line.msg === WAITING_FOR_THE_WRITE_LOCK);
     assert.equal(waits.length, 1);
     assert.deepEqual(
       [waits[0]?.level, waits[0]?.method, waits[0]?.route, waits[0]?.id],

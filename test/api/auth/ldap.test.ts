@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { DIRECTORY_FAILED, DIRECTORY_UNREACHABLE } from '../../../src/auth/ldap';
 import type { Api, Reply } from '../../helpers/api';
 import { startServe } from '../../helpers/cli';
-import { ADMIN, startTestServer, type TestServer } from '../../helpers/server';
+import { ADMIN, logLines, startTestServer, type TestServer } from '../../helpers/server';
 import {
   findSlapd,
   hasOpenssl,
@@ -42,7 +42,7 @@ const subject = (token: string) =>
 async function logsDuring(server: TestServer, fn: () => Promise<unknown>) {
   const start = server.logs.length;
   await fn();
-  return server.logs.slice(start).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return logLines(server, start);
 }
 
 describe('LDAP login', { skip }, () => {
